@@ -1,4 +1,5 @@
 import typer
+
 app = typer.Typer()
 @app.command()
 def hello() -> None:

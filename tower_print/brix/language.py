@@ -293,7 +293,8 @@ class _Parser:
         verb = self.accept("touches", "touch", "rests on", "rest on", "supports", "support")
         if verb is None:
             raise self.fail("'touches', 'rests on', 'supports', 'is' or 'does not'")
-        relation = {"touch": "touches", "rest on": "rests on", "support": "supports"}.get(verb, verb)
+        verbs = {"touch": "touches", "rest on": "rests on", "support": "supports"}
+        relation = verbs.get(verb, verb)
         if relation in ("touches", "rests on") and self.accept("the ground", "the table"):
             return Trait("grounded")
         return Related(relation, self.quant(allow_every=True), self.selector())
@@ -336,7 +337,7 @@ def _selector(sel: Selector, plural: bool) -> str:
     if words and isinstance(sel.preds[0], Trait) and any(
         isinstance(p, Colour) for p in sel.preds[1:]
     ):
-        raise ValueError("selector puts a trait before a colour; the canonical order is colour first")
+        raise ValueError("selector puts a trait before a colour; canonical order is colour first")
     text = " ".join([*words, noun])
     if len(rest) > 1:
         raise ValueError("a selector holds at most one relative clause")
@@ -387,7 +388,8 @@ def _clause(clause: Clause) -> str:
         return f"{_quant(clause.quant)} {subject} {_pred(clause.pred, plural)}"
     if isinstance(clause, Count):
         verb = "are" if _plural(clause.quant) else "is"
-        return f"there {verb} {_quant(clause.quant)} {_selector(clause.subject, _plural(clause.quant))}"
+        subject = _selector(clause.subject, _plural(clause.quant))
+        return f"there {verb} {_quant(clause.quant)} {subject}"
     if isinstance(clause, Compare):
         left, right = _selector(clause.left, True), _selector(clause.right, True)
         if clause.op == "as many":

@@ -103,3 +103,27 @@ def smallest_failing_part(bricks: tuple[PlacedBrick, ...], margin: float) -> set
         if not stands(bricks, margin, part):
             return part
     return set(range(len(bricks)))
+
+
+def part_balanced_in_octagon(
+    bricks: tuple[PlacedBrick, ...], part: set[int], margin: float
+) -> bool:
+    """Is the centre of mass of `part` over the octagon (axes and diagonals) around its shrunk
+    supports? The solver's general lemma (`TowerModel.require_part_balance`) demands exactly
+    this; when it already holds, that lemma does not exclude the candidate and a more specific
+    one is needed."""
+    corners = [
+        (px, py)
+        for upper, lower, (x0, x1, y0, y1) in contacts(bricks, margin)
+        if upper in part and (lower is None or lower not in part)
+        for px in (x0, x1) for py in (y0, y1)
+    ]
+    if not corners:
+        return False
+    cx = sum(bricks[k].x + bricks[k].dx / 2 for k in part) / len(part)
+    cy = sum(bricks[k].y + bricks[k].dy / 2 for k in part) / len(part)
+    for a, b in ((1, 0), (0, 1), (1, 1), (1, -1)):
+        values = [a * px + b * py for px, py in corners]
+        if not min(values) <= a * cx + b * cy <= max(values):
+            return False
+    return True

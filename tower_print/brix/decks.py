@@ -1,0 +1,77 @@
+"""TowerBrix condition decks, read from content/brix/decks/*.yaml and validated on load."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from tower_print.brix.bricks import BrickSet, default_bricks
+from tower_print.brix.language import Condition, parse
+from tower_print.content import UserError, content_root, load_yaml
+
+RULES = ("all", "one of each colour")
+
+
+@dataclass(frozen=True)
+class Card:
+    id: str
+    points: int
+    text: str
+    condition: Condition
+    source: str  # the condition as written in the file
+
+
+@dataclass(frozen=True)
+class Deck:
+    name: str
+    title: str
+    rule: str  # "all": every brick of `bricks` used; else any subset with each colour present
+    bricks: BrickSet
+    cards: tuple[Card, ...]
+
+    @property
+    def all_used(self) -> bool:
+        return self.rule == "all"
+
+    def card(self, card_id: str) -> Card:
+        for card in self.cards:
+            if card.id.lower() == card_id.lower():
+                return card
+        raise UserError(f"deck {self.name}: unknown card id '{card_id}'")
+
+
+def load_deck(path: Path, brick_set: BrickSet | None = None) -> Deck:
+    full = brick_set or default_bricks()
+    root = load_yaml(path)
+    root.only_keys("deck", "title", "colors", "rule", "cards")
+    name = root["deck"].str()
+    colors = tuple(node.choice(full.color_names) for node in root["colors"].items())
+    bricks = full.subset(colors)
+    rule = root["rule"].choice(RULES)
+    cards: list[Card] = []
+    seen: dict[str, int] = {}
+    for node in root["cards"].items():
+        node.only_keys("id", "points", "text", "condition")
+        card_id = node["id"].str()
+        if card_id in seen:
+            raise node["id"].error(f"duplicate card id (first on line {seen[card_id]})")
+        seen[card_id] = node["id"].line
+        source = node["condition"].str()
+        cards.append(Card(
+            id=card_id, points=node["points"].int(1, 10), text=node["text"].str(),
+            condition=node["condition"].parsed(lambda text: parse(text, colors)), source=source,
+        ))
+    if not cards:
+        raise root["cards"].error("a deck needs at least one card")
+    return Deck(name, root["title"].str(), rule, bricks, tuple(cards))
+
+
+DECK_NAMES = ("green", "pink")
+
+
+@cache
+def shipped_deck(name: str) -> Deck:
+    if name not in DECK_NAMES:
+        raise UserError(f"unknown deck '{name}' (expected one of: {', '.join(DECK_NAMES)})")
+    return load_deck(content_root() / "brix" / "decks" / f"{name}.yaml")
