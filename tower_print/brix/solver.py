@@ -22,8 +22,8 @@ from tower_print.brix.bricks import BrickSet
 from tower_print.brix.checker import check_witness
 from tower_print.brix.geometry import PlacedBrick
 from tower_print.brix.language import Condition
-from tower_print.brix.model import TowerModel
-from tower_print.brix.statics import part_balanced_in_octagon, smallest_failing_part
+from tower_print.brix.model import DIRECTIONS, TowerModel
+from tower_print.brix.statics import part_balanced, smallest_failing_part
 
 SOLVABLE, UNSOLVABLE, UNKNOWN = "solvable", "unsolvable", "unknown"
 
@@ -54,13 +54,16 @@ class TowerSolver:
     """One Z3 model of the bricks, asked about many condition sets (lemmas are kept)."""
 
     def __init__(
-        self, brick_set: BrickSet, all_used: bool, seed: int = 0, nested_seconds: float = 2.0
+        self, brick_set: BrickSet, all_used: bool, seed: int = 0, hint_seconds: float = 2.0,
+        hints: str = "nested+compact,nested",
     ) -> None:
-        self.nested_seconds = nested_seconds
+        self.hint_seconds = hint_seconds
         self.brick_set = brick_set
         self.all_used = all_used
         self.model = TowerModel(brick_set, all_used)
         self.model.solver.set("random_seed", seed)
+        named = {"nested": self.model.nested, "compact": self.model.compact}
+        self.hints = [tuple(named[h] for h in phase.split("+")) for phase in hints.split(",") if phase]
         self._switches: dict[Labeled, z3.BoolRef] = {}
         self.candidates = 0
         self.lemmas = 0
@@ -79,27 +82,32 @@ class TowerSolver:
         """(status, stable tower or None, cards in Z3's unsat core when unsolvable)."""
         literals = {self._switch(item): item for item in items}
         solver = self.model.solver
-        # First a time-boxed look among towers whose loads nest simply (fast when it works),
-        # then all towers.
-        nested_until = time.monotonic() + self.nested_seconds
+        # Hints first, each time-boxed: they narrow the search to towers that are usually
+        # found fast. A hint is dropped when it times out or takes part in a contradiction.
+        hints = list(self.hints)
+        hint_until = time.monotonic() + self.hint_seconds
         while True:
             now = time.monotonic()
             remaining = deadline - now
             if remaining <= 0:
                 return UNKNOWN, None, ()
-            nested = now < nested_until
-            budget = min(remaining, nested_until - now) if nested else remaining
+            if hints and now >= hint_until:
+                hints.pop(0)
+                hint_until = now + self.hint_seconds
+            budget = min(remaining, hint_until - now) if hints else remaining
             solver.set("timeout", max(1, int(budget * 1000)))
-            answer = solver.check(*literals, *([self.model.nested] if nested else []))
+            answer = solver.check(*literals, *(hints[0] if hints else ()))
             if answer == z3.unknown:
-                if nested:
-                    nested_until = now
+                if hints:
+                    hints.pop(0)
+                    hint_until = now + self.hint_seconds
                     continue
                 return UNKNOWN, None, ()
             if answer == z3.unsat:
                 core = {str(c) for c in solver.unsat_core()}
-                if nested and str(self.model.nested) in core:
-                    nested_until = now
+                if hints and any(str(h) in core for h in hints[0]):
+                    hints.pop(0)
+                    hint_until = now + self.hint_seconds
                     continue
                 conflict = tuple(it for lit, it in literals.items() if str(lit) in core)
                 return UNSOLVABLE, None, conflict
@@ -111,7 +119,7 @@ class TowerSolver:
                               [(it.label, it.condition) for it in items])
                 return SOLVABLE, tower, ()
             self.model.require_part_balance([indices[k] for k in part])
-            if part_balanced_in_octagon(tower, part, self.brick_set.stability_margin):
+            if part_balanced(tower, part, self.brick_set.stability_margin, DIRECTIONS):
                 self.model.forbid_unstable_part(tower, indices, part)
             self.lemmas += 1
 
