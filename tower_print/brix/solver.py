@@ -63,7 +63,9 @@ class TowerSolver:
         self.model = TowerModel(brick_set, all_used)
         self.model.solver.set("random_seed", seed)
         named = {"nested": self.model.nested, "compact": self.model.compact}
-        self.hints = [tuple(named[h] for h in phase.split("+")) for phase in hints.split(",") if phase]
+        self.hints = [
+            tuple(named[h] for h in phase.split("+")) for phase in hints.split(",") if phase
+        ]
         self._switches: dict[Labeled, z3.BoolRef] = {}
         self.candidates = 0
         self.lemmas = 0
