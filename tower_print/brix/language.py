@@ -346,7 +346,8 @@ def _selector(sel: Selector, plural: bool) -> str:
     return text
 
 
-def _pred(pred: Pred, plural: bool) -> str:
+def _pred(pred: Pred, plural: bool, negated: bool = False) -> str:
+    """`negated`: under "no", where "some" reads as "any" ("no red brick touches any ...")."""
     be, does = ("are", "do") if plural else ("is", "does")
     if isinstance(pred, Not):
         inner = pred.pred
@@ -365,9 +366,9 @@ def _pred(pred: Pred, plural: bool) -> str:
     if isinstance(pred, (Colour, Trait)):
         return f"{be} {_complement(pred)}"
     if pred.relation.startswith("is "):
-        return f"{be} {pred.relation[3:]} {_object(pred)}"
+        return f"{be} {pred.relation[3:]} {_object(pred, negated)}"
     verb = {"touches": "touch", "rests on": "rest on", "supports": "support"}[pred.relation]
-    return f"{verb if plural else pred.relation} {_object(pred)}"
+    return f"{verb if plural else pred.relation} {_object(pred, negated)}"
 
 
 def _complement(pred: Colour | Trait) -> str:
@@ -385,7 +386,8 @@ def _clause(clause: Clause) -> str:
     if isinstance(clause, Quantified):
         plural = _plural(clause.quant)
         subject = _selector(clause.subject, plural)
-        return f"{_quant(clause.quant)} {subject} {_pred(clause.pred, plural)}"
+        negated = clause.quant.kind == "no"
+        return f"{_quant(clause.quant)} {subject} {_pred(clause.pred, plural, negated)}"
     if isinstance(clause, Count):
         verb = "are" if _plural(clause.quant) else "is"
         subject = _selector(clause.subject, _plural(clause.quant))

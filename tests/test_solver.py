@@ -1,0 +1,137 @@
+"""The solver's verdicts: witnesses that stand, contradictions with the right cards, honest
+"unknown", and a Z3 model that reads every sampled stable tower the way the evaluator does."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+import z3
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tower_print.brix.bricks import BrickSet
+from tower_print.brix.checker import problems
+from tower_print.brix.decks import Deck, shipped_deck
+from tower_print.brix.evaluate import holds
+from tower_print.brix.geometry import PlacedBrick
+from tower_print.brix.language import parse
+from tower_print.brix.model import TowerModel
+from tower_print.brix.sampling import bricks_for_rule, random_tower
+from tower_print.brix.solver import Labeled, TowerSolver
+
+GREEN = shipped_deck("green")
+PINK = shipped_deck("pink")
+
+
+def labeled(deck: Deck, *texts: str) -> list[Labeled]:
+    colours = deck.bricks.color_names
+    return [Labeled(f"C{k}", t, parse(t, colours)) for k, t in enumerate(texts, start=1)]
+
+
+def verify(deck: Deck, *texts: str, timeout: float = 60.0):  # noqa: ANN201 - Verdict
+    return TowerSolver(deck.bricks, deck.all_used).verify(labeled(deck, *texts), timeout)
+
+
+def test_solvable_verdict_carries_a_checked_tower() -> None:
+    texts = ("every blue brick touches some red brick", "some yellow brick is a bridge")
+    verdict = verify(GREEN, *texts)
+    assert verdict.status == "solvable"
+    assert verdict.tower is not None and len(verdict.tower) == 8
+    conditions = [(item.label, item.condition) for item in labeled(GREEN, *texts)]
+    assert problems(verdict.tower, GREEN.bricks, True, conditions) == []
+
+
+def test_counting_contradiction_names_exactly_the_clashing_cards() -> None:
+    verdict = verify(
+        GREEN,
+        "at most 2 bricks touch the ground",
+        "some yellow brick touches some purple brick",
+        "every red brick touches the ground and every blue brick touches the ground",
+    )
+    assert verdict.status == "unsolvable"
+    assert verdict.conflict == ("C1", "C3") and verdict.conflict_minimal
+
+
+def test_geometric_contradiction_names_all_three_cards() -> None:
+    """An upright brick off the table tops out above 4 units; on the table it touches it."""
+    verdict = verify(
+        GREEN, "every highest brick is vertical", "some red brick touches some blue brick",
+        "no vertical brick touches the ground", "the tower is at most 1 upright brick tall",
+    )
+    assert verdict.status == "unsolvable"
+    assert verdict.conflict == ("C1", "C3", "C4")
+
+
+def test_stability_alone_rules_out_a_crowded_single_support() -> None:
+    """With one brick on the table and the top at 4 units, every other brick lies on that one;
+    at most two lying bricks balance on it, and the pink rule needs five bricks. Without the
+    statics this would be solvable (each brick only needs to overlap its support)."""
+    verdict = verify(
+        PINK, "there are exactly 5 bricks", "every brick is horizontal",
+        "exactly 1 brick touches the ground", "the tower is at most 2 flat bricks tall",
+    )
+    assert verdict.status == "unsolvable"
+    assert verdict.conflict == ("C3", "C4")
+    assert verdict.lemmas > 0
+
+
+def test_time_limit_gives_unknown_never_a_guess() -> None:
+    verdict = verify(GREEN, "some yellow brick is a bridge", timeout=0.001)
+    assert verdict.status == "unknown"
+    assert verdict.tower is None and verdict.conflict is None
+
+
+# ------------------------------------------------------------ property tests on sampled towers
+def in_model_order(tower: tuple[PlacedBrick, ...], brick_set: BrickSet) -> dict[int, PlacedBrick]:
+    """Model index for each brick: same-colour bricks in the model's symmetry-breaking order
+    (by z, then x, then y), coordinates shifted so the tower's smallest x and y are 0."""
+    dx, dy = min(b.x for b in tower), min(b.y for b in tower)
+    placed: dict[int, PlacedBrick] = {}
+    for colour in brick_set.color_names:
+        mine = sorted((b for b in tower if b.color == colour), key=lambda b: (b.z, b.x, b.y))
+        for model_brick, b in zip(brick_set.by_color(colour), mine, strict=False):
+            placed[model_brick.index] = PlacedBrick(
+                model_brick.name, colour, b.x - dx, b.y - dy, b.z, b.dx, b.dy, b.dz)
+    return placed
+
+
+@pytest.mark.parametrize("deck", [GREEN, PINK], ids=["green", "pink"])
+@given(seed=st.integers(0, 10**9))
+@settings(max_examples=12, deadline=None)
+def test_model_admits_every_stable_tower_and_reads_cards_like_the_evaluator(
+    deck: Deck, seed: int
+) -> None:
+    rng = random.Random(seed)
+    tower = None
+    while tower is None:
+        tower = random_tower(deck.bricks, rng, bricks_for_rule(deck.bricks, deck.all_used, rng))
+    model = TowerModel(deck.bricks, deck.all_used)
+    # Compiled before solving: conditions add definitions of named relations to the solver.
+    compiled = {card.id: model.condition(card.condition) for card in deck.cards}
+    placed = in_model_order(tower, deck.bricks)
+    for i in range(len(deck.bricks.bricks)):
+        if i in placed:
+            b = placed[i]
+            model.solver.add(model.x[i] == b.x, model.y[i] == b.y, model.z[i] == b.z,
+                             model.dx[i] == b.dx, model.dy[i] == b.dy, model.dz[i] == b.dz)
+        model.solver.add(model.used[i] == (i in placed))
+    assert model.solver.check() == z3.sat, "the model cuts off a stable tower"
+    found = model.solver.model()
+    for card in deck.cards:
+        in_z3 = z3.is_true(found.eval(compiled[card.id], model_completion=True))
+        assert in_z3 == holds(card.condition, tower, deck.bricks), card.id
+
+
+@given(seed=st.integers(0, 10**9), deck=st.sampled_from([GREEN, PINK]))
+@settings(max_examples=6, deadline=None)
+def test_solver_builds_what_a_sampled_tower_shows_possible(deck: Deck, seed: int) -> None:
+    rng = random.Random(seed)
+    tower = None
+    while tower is None:
+        tower = random_tower(deck.bricks, rng, bricks_for_rule(deck.bricks, deck.all_used, rng))
+    met = [card for card in deck.cards if holds(card.condition, tower, deck.bricks)]
+    chosen = rng.sample(met, k=min(3, len(met)))
+    items = [Labeled(card.id, card.text, card.condition) for card in chosen]
+    verdict = TowerSolver(deck.bricks, deck.all_used).verify(items, timeout=60)
+    assert verdict.status == "solvable", [card.id for card in chosen]
