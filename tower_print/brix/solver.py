@@ -28,6 +28,9 @@ from tower_print.brix.sampling import sample_towers
 from tower_print.brix.statics import part_balanced, smallest_failing_part
 
 SOLVABLE, UNSOLVABLE, UNKNOWN = "solvable", "unsolvable", "unknown"
+HINT_WORK = 20_000_000
+"""Z3 resource units (its deterministic `rlimit` count) one hint phase may use: about two
+seconds on the 2-core machine the benchmarks ran on."""
 STANDING_SAMPLES = 64
 """Random standing towers tried before Z3 when minimising a conflict (about 3 ms each)."""
 
@@ -58,10 +61,10 @@ class TowerSolver:
     """One Z3 model of the bricks, asked about many condition sets (lemmas are kept)."""
 
     def __init__(
-        self, brick_set: BrickSet, all_used: bool, seed: int = 0, hint_seconds: float = 2.0,
-        hints: str = "nested+compact,nested",
+        self, brick_set: BrickSet, all_used: bool, seed: int = 0,
+        hint_work: int = HINT_WORK, hints: str = "nested+compact,nested",
     ) -> None:
-        self.hint_seconds = hint_seconds
+        self.hint_work = hint_work
         self.seed = seed
         self.brick_set = brick_set
         self.all_used = all_used
@@ -90,32 +93,35 @@ class TowerSolver:
         """(status, stable tower or None, cards in Z3's unsat core when unsolvable)."""
         literals = {self._switch(item): item for item in items}
         solver = self.model.solver
-        # Hints first, each time-boxed: they narrow the search to towers that are usually
-        # found fast. A hint is dropped when it times out or takes part in a contradiction.
+        # Hints first, each with a budget of Z3 work (not of seconds, so that the same question
+        # takes the same path on any machine and the answer is reproducible): they narrow the
+        # search to towers that are usually found fast. A hint is dropped when its budget is
+        # spent or it takes part in a contradiction; only then can "unsolvable" be concluded.
         hints = list(self.hints)
-        hint_until = time.monotonic() + self.hint_seconds
+        spent = 0
         while True:
-            now = time.monotonic()
-            remaining = deadline - now
+            if hints and spent >= self.hint_work:
+                hints.pop(0)
+                spent = 0
+            remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return UNKNOWN, None, ()
-            if hints and now >= hint_until:
-                hints.pop(0)
-                hint_until = now + self.hint_seconds
-            budget = min(remaining, hint_until - now) if hints else remaining
-            solver.set("timeout", max(1, int(budget * 1000)))
+            solver.set("timeout", max(1, int(remaining * 1000)))
+            solver.set("rlimit", self.hint_work - spent if hints else 0)
+            before = _work_done(solver)
             answer = solver.check(*literals, *(hints[0] if hints else ()))
+            spent += _work_done(solver) - before
             if answer == z3.unknown:
-                if hints:
+                if hints and time.monotonic() < deadline:
                     hints.pop(0)
-                    hint_until = now + self.hint_seconds
+                    spent = 0
                     continue
                 return UNKNOWN, None, ()
             if answer == z3.unsat:
                 core = {str(c) for c in solver.unsat_core()}
                 if hints and any(str(h) in core for h in hints[0]):
                     hints.pop(0)
-                    hint_until = now + self.hint_seconds
+                    spent = 0
                     continue
                 conflict = tuple(it for lit, it in literals.items() if str(lit) in core)
                 return UNSOLVABLE, None, conflict
@@ -183,3 +189,10 @@ class TowerSolver:
                 check_witness(tower, self.brick_set, self.all_used, conditions)
                 return True
         return False
+
+
+def _work_done(solver: z3.Solver) -> int:
+    """Z3's deterministic resource counter: grows with the work done, the same on every run."""
+    stats = solver.statistics()
+    keys = stats.keys()  # z3.Statistics has no __contains__
+    return int(stats.get_key_value("rlimit count")) if "rlimit count" in keys else 0
