@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import pytest
 from physics import DROP_LIMIT_MM, assert_stands_in_simulation, settle
+from towers import GREEN_TOWER
 
+from tower_print.brix.decks import shipped_deck
 from tower_print.brix.geometry import PlacedBrick
+from tower_print.brix.language import parse
+from tower_print.brix.solver import Labeled, TowerSolver
 from tower_print.brix.statics import stands
 
 MARGIN = 0.25
@@ -63,3 +67,26 @@ def test_margin_rejects_centre_over_edge() -> None:
 def test_settling_is_deterministic() -> None:
     assert settle(PLAIN["bridge"]) == settle(PLAIN["bridge"])
     assert settle(OVERHANG) == settle(OVERHANG)
+
+
+WITNESS_QUESTIONS = {
+    "bridge and touching": ("green", ("some yellow brick is a bridge",
+                                      "every blue brick touches some red brick")),
+    "tall": ("green", ("the tower is at least 3 upright bricks tall",)),
+    "few on the table": ("green", ("at most 3 bricks touch the ground",)),
+    "pink, gray on top": ("pink", ("every highest brick is gray", "some red brick is a bridge")),
+}
+
+
+@pytest.mark.parametrize("name", WITNESS_QUESTIONS)
+def test_solver_witnesses_stand_in_simulation(name: str) -> None:
+    deck_name, texts = WITNESS_QUESTIONS[name]
+    deck = shipped_deck(deck_name)
+    items = [Labeled(f"C{k}", t, parse(t, deck.bricks.color_names)) for k, t in enumerate(texts)]
+    verdict = TowerSolver(deck.bricks, deck.all_used).verify(items, timeout=60)
+    assert verdict.status == "solvable" and verdict.tower is not None
+    assert_stands_in_simulation(verdict.tower, deck.bricks.unit_mm)
+
+
+def test_hand_built_green_tower_stands_in_simulation() -> None:
+    assert_stands_in_simulation(GREEN_TOWER)

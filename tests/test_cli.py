@@ -1,0 +1,97 @@
+"""`tower-print brix verify` as users call it: exit codes, text, JSON, SVG, one-line errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from tower_print.brix.bricks import default_bricks
+from tower_print.brix.checker import problems
+from tower_print.brix.decks import shipped_deck
+from tower_print.brix.geometry import PlacedBrick
+from tower_print.brix.language import parse
+from tower_print.cli import app
+
+runner = CliRunner()
+
+
+def run(*args: str):  # noqa: ANN201 - click Result
+    return runner.invoke(app, ["brix", "verify", *args])
+
+
+def test_solvable_prints_json_with_a_tower_the_checker_accepts(tmp_path: Path) -> None:
+    svg = tmp_path / "tower.svg"
+    result = run("G01", "--condition", "some yellow brick is vertical", "--json", "--svg", str(svg))
+    assert result.exit_code == 0, result.output
+    verdict = json.loads(result.output)
+    assert verdict["status"] == "solvable" and verdict["conflict"] is None
+    assert [c["label"] for c in verdict["cards"]] == ["G01", "C1"]
+    assert verdict["tower"]["unit_mm"] == default_bricks().unit_mm
+    tower = tuple(PlacedBrick(**b) for b in verdict["tower"]["bricks"])
+    deck = shipped_deck("green")
+    assert set(verdict["tower"]["bricks"][0]) >= {"color", "x", "y", "z", "dx", "dy", "dz"}
+    conditions = [("G01", deck.card("G01").condition),
+                  ("C1", parse("some yellow brick is vertical", deck.bricks.color_names))]
+    assert problems(tower, deck.bricks, True, conditions) == []
+    assert svg.read_text().startswith("<?xml") and "<polygon" in svg.read_text()
+
+
+def test_solvable_text_describes_each_brick() -> None:
+    result = run("G01")
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    assert lines[0].startswith("solvable: G01")
+    assert sum(1 for line in lines if "on the table" in line or "at height" in line) == 8
+
+
+def test_unsolvable_names_the_contradicting_cards(tmp_path: Path) -> None:
+    svg = tmp_path / "none.svg"
+    result = run("--condition", "at most 2 bricks touch the ground",
+                 "--condition", "every red brick touches the ground and "
+                 "every blue brick touches the ground", "--svg", str(svg))
+    assert result.exit_code == 1, result.output
+    assert "unsolvable" in result.output and "C1: at most 2" in result.output
+    assert "at an angle" in result.output
+    assert not svg.exists()
+
+
+def test_time_limit_is_unknown_with_exit_3() -> None:
+    result = run("G01", "G02", "--timeout", "0.1", "--json")
+    assert result.exit_code == 3
+    assert json.loads(result.output)["status"] == "unknown"
+
+
+def test_bad_condition_is_one_line_with_position_and_exit_2() -> None:
+    result = run("--condition", "every blue brick touchs some red brick")
+    assert result.exit_code == 2
+    message = result.output.strip()
+    assert "\n" not in message
+    assert "--condition 1" in message and "at character 18" in message and "'touchs'" in message
+
+
+def test_unknown_card_and_deck_are_exit_2() -> None:
+    assert "unknown card id 'G99'" in run("G99").output
+    assert run("G99").exit_code == 2
+    assert run("G01", "--deck", "orange").exit_code == 2
+
+
+def test_broken_deck_file_names_file_line_and_field(tmp_path: Path) -> None:
+    deck = tmp_path / "mine.yaml"
+    deck.write_text("deck: mine\ntitle: Mine\ncolors: [red, blue]\nrule: all\ncards:\n"
+                    "  - id: M1\n    points: 2\n    text: Red on blue\n"
+                    "    condition: every red brick rests on sum blue brick\n")
+    result = run("M1", "--deck", str(deck))
+    assert result.exit_code == 2
+    assert f"{deck}:9: cards[0].condition:" in result.output
+
+
+def test_own_deck_file_is_verified(tmp_path: Path) -> None:
+    deck = tmp_path / "mine.yaml"
+    deck.write_text("deck: mine\ntitle: Mine\ncolors: [red, blue]\nrule: all\ncards:\n"
+                    "  - id: M1\n    points: 2\n    text: Red on blue\n"
+                    "    condition: every red brick rests on some blue brick\n")
+    result = run("M1", "--deck", str(deck), "--json")
+    assert result.exit_code == 0, result.output
+    assert len(json.loads(result.output)["tower"]["bricks"]) == 4
