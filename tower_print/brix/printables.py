@@ -284,9 +284,9 @@ def _png_and_tts(
     back_pdf = scenes_to_pdf_bytes([backs[n] for n in back_names] + [hidden])
     if job.png:
         for card_id, image in zip(ids, rasterise(face_pdf, full_w, full_h), strict=True):
-            out[f"png/{label}/{card_id}.png"] = png_bytes(image)
+            out[f"png/{label}/{card_id}.png"] = png_bytes(image, s.png_dpi)
         for name, image in zip(back_names, rasterise(back_pdf, full_w, full_h), strict=False):
-            out[f"png/{label}/{name}.png"] = png_bytes(image)
+            out[f"png/{label}/{name}.png"] = png_bytes(image, s.png_dpi)
     if job.tts:
         grid = tts_grid(len(faces), card_spec.h / card_spec.w, s.tts_columns, s.tts_rows,
                         s.tts_max_px)

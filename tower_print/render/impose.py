@@ -8,7 +8,8 @@ trim plus the bleed it may use, so no card paints over its neighbour.
 
 Crop marks sit outside the block, in line with every trim edge, never inside any card's bleed.
 The grid and orientation are chosen to fit the most cards on the paper inside a margin (room for
-the marks and for a printer's unprintable edge) and a band at the bottom for the legend line.
+the marks and for a printer's unprintable edge) and a band for the legend line, kept at the top
+and the bottom so that the block is centred and mirrors onto itself.
 
 Backs: the page after each sheet of fronts holds the same cards' backs at mirrored places, so that
 a card's back lands behind its front when the sheet is printed double-sided and turned over its
@@ -85,7 +86,9 @@ class Grid:
 def _fit(spec: SheetSpec, page_w: float, page_h: float) -> Grid | None:
     pitch_x, pitch_y = spec.card_w + spec.gutter, spec.card_h + spec.gutter
     room_w = page_w - 2 * spec.margin - 2 * spec.bleed
-    room_h = page_h - 2 * spec.margin - 2 * spec.bleed - spec.legend_band
+    # The legend band is kept free at the top too: the block is centred on the page, so that
+    # mirroring it top to bottom (for duplex) puts the backs on the same place.
+    room_h = page_h - 2 * (spec.margin + spec.legend_band + spec.bleed)
     cols = int((room_w + spec.gutter + EPS) // pitch_x)
     rows = int((room_h + spec.gutter + EPS) // pitch_y)
     if cols < 1 or rows < 1:
@@ -93,7 +96,7 @@ def _fit(spec: SheetSpec, page_w: float, page_h: float) -> Grid | None:
     block_w = cols * pitch_x - spec.gutter
     block_h = rows * pitch_y - spec.gutter
     x0 = (page_w - block_w) / 2
-    y0 = (page_h - spec.legend_band - block_h) / 2
+    y0 = (page_h - block_h) / 2
     return Grid(page_w, page_h, cols, rows, round(x0, 4), round(y0, 4), pitch_x, pitch_y)
 
 

@@ -52,9 +52,11 @@ def pixels(length_mm: float, dpi: int) -> int:
     return round(length_mm / MM_PER_INCH * dpi)
 
 
-def png_bytes(image: Image.Image) -> bytes:
+def png_bytes(image: Image.Image, dpi: int | None = None) -> bytes:
+    """PNG bytes; with `dpi` the file says its resolution (shops read it to check size)."""
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG", compress_level=6)
+    extra = {"dpi": (dpi, dpi)} if dpi else {}
+    image.save(buffer, format="PNG", compress_level=6, **extra)
     return buffer.getvalue()
 
 
