@@ -310,6 +310,36 @@ def _png_and_tts(
     return out
 
 
+def deck_pages(deck: Deck, job: PrintJob) -> tuple[str, list[Scene]]:
+    """(title, pages) of a deck's condition cards: fronts and backs imposed, with footers. The
+    example towers are re-checked first."""
+    env = environment(job.templates)
+    content = default_print_content()
+    spec = _sheet_spec(job)
+    s = job.settings
+    sheet_cards = CardSpec(spec.card_w, spec.card_h, s.bleed, s.safe)
+    towers = checked_examples(deck)
+    faces = condition_faces(deck, towers, content, env, sheet_cards)
+    backs = condition_backs(deck, content, env, sheet_cards)
+    title = f"TowerBrix {deck_context(deck, content)['title'].lower()}"
+    return title, _document(title, _card_pages(faces, backs, spec, env, "condition cards"), env, s)
+
+
+def card_png_files(deck: Deck, job: PrintJob) -> dict[str, bytes]:
+    """The PNG (and with `job.tts` the Tabletop Simulator) files of one deck."""
+    env = environment(job.templates)
+    content = default_print_content()
+    spec = _sheet_spec(job)
+    shop_cards = CardSpec(spec.card_w, spec.card_h, job.settings.png_bleed, job.settings.safe)
+    towers = checked_examples(deck)
+    shop_faces = condition_faces(deck, towers, content, env, shop_cards)
+    points = sorted({c.points for c in deck.cards})
+    shop_backs = {f"back-{p}": condition_back(deck, p, content, env, shop_cards) for p in points}
+    hidden = condition_back(deck, None, content, env, shop_cards)
+    return _png_and_tts(deck.name, [c.id for c in deck.cards], shop_faces, shop_backs,
+                        [f"back-{c.points}" for c in deck.cards], hidden, job, shop_cards)
+
+
 def build_outputs(job: PrintJob, progress: Callable[[str], None] | None = None,
                   ) -> dict[str, bytes]:
     """Every output file of the job, rendered in memory (name -> bytes)."""
@@ -323,24 +353,12 @@ def build_outputs(job: PrintJob, progress: Callable[[str], None] | None = None,
     outputs: dict[str, bytes] = {}
     for name in job.decks:
         deck = shipped_deck(name)
-        say(f"{name}: checking the example towers")
-        towers = checked_examples(deck)
-        say(f"{name}: drawing {len(deck.cards)} cards")
-        faces = condition_faces(deck, towers, content, env, sheet_cards)
-        backs = condition_backs(deck, content, env, sheet_cards)
-        title = f"TowerBrix {deck_context(deck, content)['title'].lower()}"
-        pages = _document(title, _card_pages(faces, backs, spec, env, "condition cards"), env, s)
+        say(f"{name}: checking the example towers, drawing {len(deck.cards)} cards")
+        title, pages = deck_pages(deck, job)
         outputs.update(_outputs_for_document(f"towerbrix-{name}-cards", pages, title))
         if job.png or job.tts:
             say(f"{name}: pictures for print shops and Tabletop Simulator")
-            shop_faces = condition_faces(deck, towers, content, env, shop_cards)
-            points = sorted({c.points for c in deck.cards})
-            shop_backs = {f"back-{p}": condition_back(deck, p, content, env, shop_cards)
-                          for p in points}
-            hidden = condition_back(deck, None, content, env, shop_cards)
-            outputs.update(_png_and_tts(
-                name, [c.id for c in deck.cards], shop_faces, shop_backs,
-                [f"back-{c.points}" for c in deck.cards], hidden, job, shop_cards))
+            outputs.update(card_png_files(deck, job))
     say("overview cards, score pad and paper bricks")
     ov_faces = overview_faces(content, env, sheet_cards)
     ov_back = overview_back(content, env, sheet_cards)

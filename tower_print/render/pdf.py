@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
@@ -43,10 +44,17 @@ def _color(value: str) -> Color:
         raise ValueError(f"not a colour: {value!r}") from None
 
 
+_COLOR = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})|[a-zA-Z]+")
+
+
 def check_color(value: str) -> None:
-    """Raise ValueError unless both backends can draw `value` ("none" is allowed)."""
-    if value != NONE:
-        _color(value)
+    """Raise ValueError unless both backends can draw `value`: #RGB, #RRGGBB, a colour name
+    both know, or "none"."""
+    if value == NONE:
+        return
+    if not _COLOR.fullmatch(value):
+        raise ValueError(f"not a colour: {value!r}")
+    _color(value)
 
 
 class _Painter:
