@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tower_print.render.impose import (
+    SEAM,
     SheetSpec,
     SheetStyle,
     choose_grid,
@@ -85,18 +86,21 @@ def test_neighbours_share_cut_lines_and_outer_edges_keep_the_bleed() -> None:
     sheets = impose([card("#FF0000")] * 9, None, spec())
     (sheet,) = sheets
     groups = [i for i in sheet.scene.items if isinstance(i, Group)]
-    # the middle card has neighbours on all four sides: clipped to its trim
-    assert groups[4].clip == pytest.approx((BLEED, BLEED, POKER[0], POKER[1]))
+    # the middle card has neighbours on all four sides: clipped to its trim (plus a hairline
+    # past each shared cut line, so no paper shows through between two cards)
+    assert groups[4].clip == pytest.approx(
+        (BLEED - SEAM, BLEED - SEAM, POKER[0] + 2 * SEAM, POKER[1] + 2 * SEAM))
     # the top left card keeps its bleed on the top and left only
-    assert groups[0].clip == pytest.approx((0, 0, POKER[0] + BLEED, POKER[1] + BLEED))
-    # clipped cards never paint over each other
+    assert groups[0].clip == pytest.approx(
+        (0, 0, POKER[0] + BLEED + SEAM, POKER[1] + BLEED + SEAM))
+    # clipped cards paint at most that hairline over each other
     painted = [(g.dx + g.clip[0], g.dy + g.clip[1], g.clip[2], g.clip[3])
                for g in groups if g.clip is not None]
     for i, a in enumerate(painted):
         for b in painted[i + 1:]:
             overlap_w = min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0])
             overlap_h = min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1])
-            assert overlap_w <= 1e-6 or overlap_h <= 1e-6
+            assert overlap_w <= 2 * SEAM + 1e-6 or overlap_h <= 2 * SEAM + 1e-6
 
 
 @pytest.mark.parametrize("count", [9, 4, 1])
@@ -113,6 +117,15 @@ def test_crop_marks_line_up_with_trims_and_stay_outside_every_bleed(count: int) 
             inside_x = x - BLEED < max(m.x1, m.x2) and min(m.x1, m.x2) < x + w + BLEED
             inside_y = y - BLEED < max(m.y1, m.y2) and min(m.y1, m.y2) < y + h + BLEED
             assert not (inside_x and inside_y), f"mark {m} runs into a card's bleed"
+
+
+@pytest.mark.parametrize(("paper", "duplex"), [(A4, "long"), (A4, "short"), (LETTER, "long")])
+def test_crop_marks_stay_out_of_the_footer_band(paper: tuple[float, float], duplex: str) -> None:
+    s = spec(paper, duplex=duplex)
+    for sheet in impose([card("#FF0000")] * 9, [card("#0000FF")] * 9, s):
+        band_top = sheet.scene.height - s.margin - s.legend_band
+        marks = [i for i in sheet.scene.items if isinstance(i, Line)]
+        assert marks and all(max(m.y1, m.y2) <= band_top + 1e-6 for m in marks)
 
 
 def test_cut_guides_are_rounded_rects_on_the_trim() -> None:

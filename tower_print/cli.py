@@ -16,7 +16,8 @@ app = typer.Typer(
     help="Print-and-play kits and proven-solvable puzzles for three tower games.",
     no_args_is_help=True, pretty_exceptions_enable=False, add_completion=False,
 )
-brix = typer.Typer(help="TowerBrix: verify condition cards.", no_args_is_help=True)
+brix = typer.Typer(help="TowerBrix: verify condition cards, print the print-and-play kit.",
+                    no_args_is_help=True)
 app.add_typer(brix, name="brix")
 
 F = TypeVar("F", bound=Callable[..., Any])

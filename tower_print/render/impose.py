@@ -8,8 +8,8 @@ trim plus the bleed it may use, so no card paints over its neighbour.
 
 Crop marks sit outside the block, in line with every trim edge, never inside any card's bleed.
 The grid and orientation are chosen to fit the most cards on the paper inside a margin (room for
-the marks and for a printer's unprintable edge) and a band for the legend line, kept at the top
-and the bottom so that the block is centred and mirrors onto itself.
+the marks and for a printer's unprintable edge) and a band at the bottom for the legend line
+(kept at the top too when the backs mirror top to bottom: the block is then centred on the page).
 
 Backs: the page after each sheet of fronts holds the same cards' backs at mirrored places, so that
 a card's back lands behind its front when the sheet is printed double-sided and turned over its
@@ -31,6 +31,7 @@ from tower_print.render.scene import Group, Item, Line, Rect, Scene
 
 DUPLEX_MODES = ("long", "short", "none")
 EPS = 1e-6
+SEAM = 0.15  # mm a card may paint past a cut line it shares with a neighbour
 
 TrimBox = tuple[float, float, float, float]  # x, y, w, h on the page, mm
 
@@ -83,12 +84,19 @@ class Grid:
         return self.cols * self.rows
 
 
+def mirrors_top_bottom(duplex: str, landscape: bool) -> bool:
+    """Does turning the sheet over swap its top and bottom (as seen on the page)?"""
+    return duplex != "none" and (duplex == "long") == landscape
+
+
 def _fit(spec: SheetSpec, page_w: float, page_h: float) -> Grid | None:
     pitch_x, pitch_y = spec.card_w + spec.gutter, spec.card_h + spec.gutter
     room_w = page_w - 2 * spec.margin - 2 * spec.bleed
-    # The legend band is kept free at the top too: the block is centred on the page, so that
-    # mirroring it top to bottom (for duplex) puts the backs on the same place.
-    room_h = page_h - 2 * (spec.margin + spec.legend_band + spec.bleed)
+    # The legend band is at the bottom. When the backs are mirrored top to bottom the block
+    # must be centred on the page to land on itself, so the band's room is kept at the top too.
+    centred = mirrors_top_bottom(spec.duplex, page_w > page_h)
+    bands = 2 if centred else 1
+    room_h = page_h - 2 * (spec.margin + spec.bleed) - bands * spec.legend_band
     cols = int((room_w + spec.gutter + EPS) // pitch_x)
     rows = int((room_h + spec.gutter + EPS) // pitch_y)
     if cols < 1 or rows < 1:
@@ -96,7 +104,7 @@ def _fit(spec: SheetSpec, page_w: float, page_h: float) -> Grid | None:
     block_w = cols * pitch_x - spec.gutter
     block_h = rows * pitch_y - spec.gutter
     x0 = (page_w - block_w) / 2
-    y0 = (page_h - block_h) / 2
+    y0 = (page_h - block_h) / 2 if centred else (page_h - spec.legend_band - block_h) / 2
     return Grid(page_w, page_h, cols, rows, round(x0, 4), round(y0, 4), pitch_x, pitch_y)
 
 
@@ -130,17 +138,18 @@ def mirror(box: TrimBox, grid: Grid, duplex: str) -> TrimBox:
     x, y, w, h = box
     if duplex == "none":
         return box
-    turn_left_right = (duplex == "long") != grid.landscape
-    if turn_left_right:
-        return round(grid.page_w - x - w, 4), y, w, h
-    return x, round(grid.page_h - y - h, 4), w, h
+    if mirrors_top_bottom(duplex, grid.landscape):
+        return x, round(grid.page_h - y - h, 4), w, h
+    return round(grid.page_w - x - w, 4), y, w, h
 
 
 def _clip(box: TrimBox, others: Sequence[TrimBox], bleed: float, gutter: float) -> TrimBox:
     """The part of a card's scene (in its own coordinates) it may paint: its trim plus bleed,
     cut back to half the gutter on every side where another card is next to it."""
     x, y, w, h = box
-    share = min(bleed, gutter / 2)
+    # Half the gutter, plus a hairline so no paper shows between cards that share a cut line
+    # (renderers anti-alias two clip edges that only meet into a faint light seam).
+    share = min(bleed, gutter / 2 + SEAM)
 
     def near(dx: int, dy: int) -> bool:
         """Is another card next to this one on the side (dx, dy) points to?"""
@@ -162,18 +171,26 @@ def _clip(box: TrimBox, others: Sequence[TrimBox], bleed: float, gutter: float) 
     return bleed - left, bleed - top, w + left + right, h + top + bottom
 
 
-def _crop_marks(boxes: Sequence[TrimBox], spec: SheetSpec, style: SheetStyle) -> list[Item]:
+def _crop_marks(
+    boxes: Sequence[TrimBox], spec: SheetSpec, style: SheetStyle, page_h: float,
+) -> list[Item]:
+    """Marks outside the block in line with every trim edge. Marks below the block stop where
+    the footer band begins (and are left out when too little of them is left): the marks above
+    the block show the same cut lines."""
     left = min(b[0] for b in boxes) - spec.bleed - style.mark_offset
     right = max(b[0] + b[2] for b in boxes) + spec.bleed + style.mark_offset
     top = min(b[1] for b in boxes) - spec.bleed - style.mark_offset
     bottom = max(b[1] + b[3] for b in boxes) + spec.bleed + style.mark_offset
+    footer = page_h - spec.margin - spec.legend_band
+    bottom_end = min(bottom + style.mark_length, footer)
     xs = sorted({round(v, 4) for b in boxes for v in (b[0], b[0] + b[2])})
     ys = sorted({round(v, 4) for b in boxes for v in (b[1], b[1] + b[3])})
     length, color, width = style.mark_length, style.mark_color, style.mark_width
     marks: list[Item] = []
     for x in xs:
         marks.append(Line(x, top - length, x, top, color, width))
-        marks.append(Line(x, bottom, x, bottom + length, color, width))
+        if bottom_end - bottom >= min(1.5, length):
+            marks.append(Line(x, bottom, x, round(bottom_end, 4), color, width))
     for y in ys:
         marks.append(Line(left - length, y, left, y, color, width))
         marks.append(Line(right, y, right + length, y, color, width))
@@ -196,7 +213,7 @@ def _sheet(
         for x, y, w, h in boxes:
             items.append(Rect(x, y, w, h, stroke=style.guide_color, stroke_width=style.guide_width,
                               radius=style.guide_radius, dash=style.guide_dash))
-    items.extend(_crop_marks(boxes, spec, style))
+    items.extend(_crop_marks(boxes, spec, style, grid.page_h))
     return Scene(grid.page_w, grid.page_h, tuple(items))
 
 
