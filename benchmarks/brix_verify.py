@@ -38,8 +38,8 @@ def main() -> None:
             counts = {"solvable": 0, "unsolvable": 0, "unknown": 0}
             for _ in range(args.deals):
                 cards = draw_level(deck, level, rng)
-                solver = TowerSolver(deck.bricks, deck.all_used)
                 start = time.monotonic()
+                solver = TowerSolver(deck.bricks, deck.all_used)
                 verdict = solver.verify(
                     [Labeled(c.id, c.text, c.condition) for c in cards], args.timeout
                 )

@@ -58,7 +58,7 @@ def test_unsolvable_names_the_contradicting_cards(tmp_path: Path) -> None:
 
 
 def test_time_limit_is_unknown_with_exit_3() -> None:
-    result = run("G01", "G02", "--timeout", "0.1", "--json")
+    result = run("P38", "P46", "P49", "--deck", "pink", "--timeout", "0.1", "--json")
     assert result.exit_code == 3
     assert json.loads(result.output)["status"] == "unknown"
 

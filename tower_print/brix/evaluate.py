@@ -42,23 +42,41 @@ class Evaluator:
         tops = [b.top for b in bricks]
         self.highest = max(tops)
         self.lowest = min(tops)
+        self._relations: dict[tuple[str, int, int], bool] = {}
+
+    def related(self, relation: str, a: PlacedBrick, b: PlacedBrick) -> bool:
+        """RELATION_TESTS[relation](a, b), remembered: conditions ask the same pairs often."""
+        key = (relation, id(a), id(b))
+        if key not in self._relations:
+            self._relations[key] = RELATION_TESTS[relation](a, b)
+        return self._relations[key]
 
     def condition(self, condition: Condition) -> bool:
         return all(self.clause(c) for c in condition.clauses)
 
     def clause(self, clause: Clause) -> bool:
+        return self.shortfall(clause) == 0
+
+    def violation(self, condition: Condition) -> int:
+        """How far the tower is from meeting `condition` (0: it does), summed over clauses."""
+        return sum(self.shortfall(c) for c in condition.clauses)
+
+    def shortfall(self, clause: Clause) -> int:
+        """0 when `clause` holds, else roughly how many bricks (or lattice units of height)
+        are wrong: the definition of truth here, and a gradient for the tower search."""
         if isinstance(clause, Quantified):
             subject = self.select(clause.subject)
             count = sum(1 for b in subject if self.pred(b, clause.pred))
-            return clause.quant.holds(count, len(subject))
+            return clause.quant.shortfall(count, len(subject))
         if isinstance(clause, Count):
             count = len(self.select(clause.subject))
-            return clause.quant.holds(count, count)
+            return clause.quant.shortfall(count, count)
         if isinstance(clause, Compare):
             left, right = len(self.select(clause.left)), len(self.select(clause.right))
-            return {"more": left > right, "fewer": left < right, "as many": left == right}[
-                clause.op
-            ]
+            return {
+                "more": max(0, right + 1 - left), "fewer": max(0, left + 1 - right),
+                "as many": abs(left - right),
+            }[clause.op]
         if isinstance(clause, Height):
             unit = self.brick_set.length if clause.unit == "upright bricks" else (
                 self.brick_set.thickness
@@ -66,8 +84,9 @@ class Evaluator:
             target = clause.quant.n * unit
             top = g.height(self.bricks)
             return {
-                "at least": top >= target, "at most": top <= target, "exactly": top == target,
-                "more than": top > target, "fewer than": top < target,
+                "at least": max(0, target - top), "at most": max(0, top - target),
+                "exactly": abs(top - target), "more than": max(0, target + 1 - top),
+                "fewer than": max(0, top - target + 1),
             }[clause.quant.kind]
         raise TypeError(f"unknown clause {clause!r}")
 
@@ -84,8 +103,7 @@ class Evaluator:
             return not self.pred(brick, pred.pred)
         if isinstance(pred, Related):
             others = self.select(pred.target, exclude=brick)
-            test = RELATION_TESTS[pred.relation]
-            count = sum(1 for other in others if test(brick, other))
+            count = sum(1 for other in others if self.related(pred.relation, brick, other))
             return pred.quant.holds(count, len(others))
         return self.trait(brick, pred.name)
 

@@ -33,10 +33,16 @@ class Quant:
 
     def holds(self, count: int, total: int) -> bool:
         """Plain-Python meaning of the quantifier over `count` of `total` candidates."""
+        return self.shortfall(count, total) == 0
+
+    def shortfall(self, count: int, total: int) -> int:
+        """How many candidates would have to change for the quantifier to hold (0: it holds).
+        A graded reading of `holds`, used to steer the search for towers."""
         return {
-            "every": count == total, "no": count == 0, "some": count >= 1,
-            "at least": count >= self.n, "at most": count <= self.n, "exactly": count == self.n,
-            "more than": count > self.n, "fewer than": count < self.n,
+            "every": total - count, "no": count, "some": max(0, 1 - count),
+            "at least": max(0, self.n - count), "at most": max(0, count - self.n),
+            "exactly": abs(count - self.n), "more than": max(0, self.n + 1 - count),
+            "fewer than": max(0, count - self.n + 1),
         }[self.kind]
 
 

@@ -63,7 +63,7 @@ def quantify(quant: Quant, members: Sequence[tuple[BoolRef, BoolRef]]) -> BoolRe
 
 
 def compare_count(hits: Sequence[BoolRef], kind: str, n: int) -> BoolRef:
-    total = z3.IntVal(0) if not hits else z3.Sum([z3.If(h, 1, 0) for h in hits])
+    total = z3.Sum([z3.If(h, 1, 0) for h in hits])  # never empty: one entry per brick
     return {
         "at least": total >= n, "at most": total <= n, "exactly": total == n,
         "more than": total > n, "fewer than": total < n,
@@ -83,16 +83,20 @@ class TowerModel:
         self.extents = brick_set.extents()
         self.bound = self.n * brick_set.length
         self.margin = Fraction(brick_set.stability_margin).limit_denominator(100)
-        self.solver = z3.Solver()
+        # A context of its own: Z3's internal numbering, hence its search and its answers, then
+        # depend only on this model, not on what else the process built before.
+        self.ctx = z3.Context()
+        self.solver = z3.Solver(ctx=self.ctx)
         bricks = brick_set.bricks
-        self.x = [z3.Int(f"x_{b.name}") for b in bricks]
-        self.y = [z3.Int(f"y_{b.name}") for b in bricks]
-        self.z = [z3.Int(f"z_{b.name}") for b in bricks]
-        self.dx = [z3.Int(f"dx_{b.name}") for b in bricks]
-        self.dy = [z3.Int(f"dy_{b.name}") for b in bricks]
-        self.dz = [z3.Int(f"dz_{b.name}") for b in bricks]
+        self.x = [z3.Int(f"x_{b.name}", self.ctx) for b in bricks]
+        self.y = [z3.Int(f"y_{b.name}", self.ctx) for b in bricks]
+        self.z = [z3.Int(f"z_{b.name}", self.ctx) for b in bricks]
+        self.dx = [z3.Int(f"dx_{b.name}", self.ctx) for b in bricks]
+        self.dy = [z3.Int(f"dy_{b.name}", self.ctx) for b in bricks]
+        self.dz = [z3.Int(f"dz_{b.name}", self.ctx) for b in bricks]
         self.used = [
-            z3.BoolVal(True) if all_used else z3.Bool(f"used_{b.name}") for b in bricks
+            z3.BoolVal(True, self.ctx) if all_used else z3.Bool(f"used_{b.name}", self.ctx)
+            for b in bricks
         ]
         self._cache: dict[object, BoolRef] = {}
         self._terms: dict[object, tuple[z3.ArithRef, z3.ArithRef]] = {}
@@ -100,9 +104,9 @@ class TowerModel:
         self._add_use_rule(all_used)
         self._add_connectivity()
         self._add_symmetry_breaking()
-        self.nested = z3.Bool("nested_loads")
+        self.nested = z3.Bool("nested_loads", self.ctx)
         self._add_nested_loads(self.nested)
-        self.compact = z3.Bool("compact")
+        self.compact = z3.Bool("compact", self.ctx)
         self._add_compact(self.compact, COMPACT_LENGTHS * brick_set.length)
 
     # ------------------------------------------------------------ relations between bricks
@@ -119,7 +123,7 @@ class TowerModel:
     def _named(self, key: tuple[object, ...], make: Callable[[], BoolRef]) -> BoolRef:
         """A fresh Boolean defined once as `make()`: shared subterms keep the formula small."""
         if key not in self._cache:
-            var = z3.Bool("_".join(str(k) for k in key))
+            var = z3.Bool("_".join(str(k) for k in key), self.ctx)
             self.solver.add(var == make())
             self._cache[key] = var
         return self._cache[key]
@@ -202,7 +206,7 @@ class TowerModel:
 
     def _add_connectivity(self) -> None:
         """A spanning tree by depth labels: every brick but one root touches a shallower one."""
-        depth = [z3.Int(f"depth_{b.name}") for b in self.brick_set.bricks]
+        depth = [z3.Int(f"depth_{b.name}", self.ctx) for b in self.brick_set.bricks]
         roots = []
         for i in range(self.n):
             self.solver.add(depth[i] >= 0, depth[i] < self.n)
@@ -257,7 +261,7 @@ class TowerModel:
         if key not in self._terms:
             low, high = self._make_projected_edges(direction, i, j)
             name = f"edge{direction[0]}{direction[1]}_{i}_{'t' if j is None else j}"
-            low_var, high_var = z3.Int(f"{name}_lo"), z3.Int(f"{name}_hi")
+            low_var, high_var = z3.Int(f"{name}_lo", self.ctx), z3.Int(f"{name}_hi", self.ctx)
             self.solver.add(low_var == low, high_var == high)
             self._terms[key] = (low_var, high_var)
         return self._terms[key]
@@ -292,8 +296,8 @@ class TowerModel:
         candidate is checked exactly) nor relied on for completeness."""
         for axis in range(2):
             direction = (1, 0) if axis == 0 else (0, 1)
-            low = [z3.Int(f"reach_low{axis}_{b.name}") for b in self.brick_set.bricks]
-            high = [z3.Int(f"reach_high{axis}_{b.name}") for b in self.brick_set.bricks]
+            low = [z3.Int(f"reach_low{axis}_{b.name}", self.ctx) for b in self.brick_set.bricks]
+            high = [z3.Int(f"reach_high{axis}_{b.name}", self.ctx) for b in self.brick_set.bricks]
             for i in range(self.n):
                 centre = self._projected_centre(direction, i)
                 rule = [low[i] <= centre, high[i] >= centre]
@@ -328,7 +332,7 @@ class TowerModel:
             range(1, len(part) + 1))
         balanced = []
         for direction in DIRECTIONS:
-            mass = z3.Int(f"mass{direction[0]}{direction[1]}_{tag}")
+            mass = z3.Int(f"mass{direction[0]}{direction[1]}_{tag}", self.ctx)
             self.solver.add(mass == z3.Sum([
                 z3.If(self.used[u], self._projected_centre(direction, u), 0) for u in part
             ]))
@@ -393,7 +397,7 @@ class TowerModel:
             return quantify(clause.quant, members)
         if isinstance(clause, Count):
             hits = [self.selected(i, clause.subject) for i in everyone]
-            return quantify(clause.quant, [(h, z3.BoolVal(True)) for h in hits])
+            return quantify(clause.quant, [(h, z3.BoolVal(True, self.ctx)) for h in hits])
         if isinstance(clause, Compare):
             left = z3.Sum([z3.If(self.selected(i, clause.left), 1, 0) for i in everyone])
             right = z3.Sum([z3.If(self.selected(i, clause.right), 1, 0) for i in everyone])
@@ -419,12 +423,12 @@ class TowerModel:
 
     def selected(self, i: int, selector: Selector, exclude: int | None = None) -> BoolRef:
         if i == exclude:
-            return z3.BoolVal(False)
+            return z3.BoolVal(False, self.ctx)
         return z3.And(self.used[i], *(self.pred(i, p) for p in selector.preds))
 
     def pred(self, i: int, pred: Pred) -> BoolRef:
         if isinstance(pred, Colour):
-            return z3.BoolVal(self.brick_set.bricks[i].color in pred.colours)
+            return z3.BoolVal(self.brick_set.bricks[i].color in pred.colours, self.ctx)
         if isinstance(pred, Not):
             return z3.Not(self.pred(i, pred.pred))
         if isinstance(pred, Related):
@@ -435,7 +439,7 @@ class TowerModel:
             }[pred.relation]
             members = [
                 (self.selected(j, pred.target, exclude=i), relation(i, j) if j != i else
-                 z3.BoolVal(False))
+                 z3.BoolVal(False, self.ctx))
                 for j in range(self.n)
             ]
             return quantify(pred.quant, members)

@@ -42,7 +42,7 @@ def bricks_for_rule(brick_set: BrickSet, all_used: bool, rng: random.Random) -> 
     return tuple(chosen)
 
 
-def _candidate(
+def candidate_placement(
     placed: Sequence[PlacedBrick], brick: Brick, extent: tuple[int, int, int],
     rng: random.Random, p_up: float,
 ) -> PlacedBrick:
@@ -68,7 +68,7 @@ def _candidate(
     return PlacedBrick(brick.name, brick.color, x, y, 0, dx, dy, dz)
 
 
-def _tips_over(placed: Sequence[PlacedBrick], new: PlacedBrick, margin: float) -> bool:
+def tips_over(placed: Sequence[PlacedBrick], new: PlacedBrick, margin: float) -> bool:
     """A cheap sure rejection before the LP: a brick that carries nothing falls when its centre
     is outside the box around the shrunk contacts it rests on (most random tries do)."""
     if any(rests_on(old, new) for old in placed):
@@ -102,11 +102,11 @@ def random_tower(
     placed: list[PlacedBrick] = []
     for brick in order:
         for _ in range(tries):
-            new = _candidate(placed, brick, rng.choice(extents), rng, p_up)
+            new = candidate_placement(placed, brick, rng.choice(extents), rng, p_up)
             if any(collide(new, old) for old in placed):
                 continue
             if new.z > 0 and (
-                _tips_over(placed, new, margin) or not stands((*placed, new), margin)
+                tips_over(placed, new, margin) or not stands((*placed, new), margin)
             ):
                 continue
             placed.append(new)

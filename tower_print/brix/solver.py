@@ -12,6 +12,7 @@ meets them; the lattice cannot lean bricks diagonally); "unknown" when time ran 
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -20,19 +21,16 @@ import z3
 
 from tower_print.brix.bricks import BrickSet
 from tower_print.brix.checker import check_witness
-from tower_print.brix.evaluate import holds
-from tower_print.brix.geometry import PlacedBrick
+from tower_print.brix.geometry import PlacedBrick, is_connected
 from tower_print.brix.language import Condition
 from tower_print.brix.model import DIRECTIONS, TowerModel
-from tower_print.brix.sampling import sample_towers
-from tower_print.brix.statics import part_balanced, smallest_failing_part
+from tower_print.brix.search import REPAIR_STEPS, SEARCH_STEPS, TowerSearch
+from tower_print.brix.statics import part_balanced, smallest_failing_part, stands
 
 SOLVABLE, UNSOLVABLE, UNKNOWN = "solvable", "unsolvable", "unknown"
 HINT_WORK = 20_000_000
 """Z3 resource units (its deterministic `rlimit` count) one hint phase may use: about two
 seconds on the 2-core machine the benchmarks ran on."""
-STANDING_SAMPLES = 64
-"""Random standing towers tried before Z3 when minimising a conflict (about 3 ms each)."""
 
 
 @dataclass(frozen=True)
@@ -63,6 +61,7 @@ class TowerSolver:
     def __init__(
         self, brick_set: BrickSet, all_used: bool, seed: int = 0,
         hint_work: int = HINT_WORK, hints: str = "nested+compact,nested",
+        search_steps: int = SEARCH_STEPS, repair_steps: int = REPAIR_STEPS,
     ) -> None:
         self.hint_work = hint_work
         self.seed = seed
@@ -77,12 +76,14 @@ class TowerSolver:
         self._switches: dict[Labeled, z3.BoolRef] = {}
         self.candidates = 0
         self.lemmas = 0
-        self._standing: list[tuple[PlacedBrick, ...]] | None = None
+        self.search = TowerSearch(brick_set, all_used, seed)
+        self.search_steps = search_steps
+        self.repair_steps = repair_steps
 
     def _switch(self, item: Labeled) -> z3.BoolRef:
         """A literal that turns the condition on; used as a tracked assumption for cores."""
         if item not in self._switches:
-            literal = z3.Bool(f"card_{len(self._switches)}_{item.label}")
+            literal = z3.Bool(f"card_{len(self._switches)}_{item.label}", self.model.ctx)
             self.model.solver.add(z3.Implies(literal, self.model.condition(item.condition)))
             self._switches[item] = literal
         return self._switches[item]
@@ -90,7 +91,50 @@ class TowerSolver:
     def check(
         self, items: Sequence[Labeled], deadline: float
     ) -> tuple[str, tuple[PlacedBrick, ...] | None, tuple[Labeled, ...]]:
-        """(status, stable tower or None, cards in Z3's unsat core when unsolvable)."""
+        """(status, stable tower or None, cards in Z3's unsat core when unsolvable).
+
+        Two workers race: Z3 (in a thread; it runs in C and releases Python's lock) and the quick
+        randomised search (`search`). A tower from the search wins, and Z3 is stopped; an
+        "unsolvable" from Z3 stops the search. The search's budget is a count of steps and it
+        always runs them unless Z3 proves the cards unsolvable, so which tower is reported does
+        not depend on which worker happens to be faster: the same question, the same answer."""
+        for item in items:
+            self._switch(item)  # Z3 terms are built here, not in the Z3 thread
+        outcome: list[tuple[str, tuple[PlacedBrick, ...] | None, tuple[Labeled, ...]]] = []
+        failure: list[BaseException] = []
+        stop_z3, proved = threading.Event(), threading.Event()
+
+        def run_z3() -> None:
+            try:
+                outcome.append(self._z3_check(items, deadline, stop_z3))
+            except BaseException as error:  # re-raised below, in the caller's thread
+                failure.append(error)
+            if outcome and outcome[0][0] == UNSOLVABLE or failure:
+                proved.set()
+
+        worker = threading.Thread(target=run_z3, daemon=True)
+        worker.start()
+        conditions = [(it.label, it.condition) for it in items]
+        tower = self.search.find(
+            [c for _, c in conditions], self.search_steps, deadline=deadline, stop=proved,
+        ) if self.search_steps else None
+        if tower is not None:
+            check_witness(tower, self.brick_set, self.all_used, conditions)
+            stop_z3.set()
+            while worker.is_alive():
+                self.model.solver.ctx.interrupt()
+                worker.join(0.01)
+            return SOLVABLE, tower, ()
+        worker.join()
+        if failure:
+            raise failure[0]
+        return outcome[0]
+
+    def _z3_check(
+        self, items: Sequence[Labeled], deadline: float, stop: threading.Event
+    ) -> tuple[str, tuple[PlacedBrick, ...] | None, tuple[Labeled, ...]]:
+        """Z3 proposes, the LP disposes (see the module docstring); UNKNOWN when `stop` is set
+        or the deadline passes."""
         literals = {self._switch(item): item for item in items}
         solver = self.model.solver
         # Hints first, each with a budget of Z3 work (not of seconds, so that the same question
@@ -104,7 +148,7 @@ class TowerSolver:
                 hints.pop(0)
                 spent = 0
             remaining = deadline - time.monotonic()
-            if remaining <= 0:
+            if remaining <= 0 or stop.is_set():
                 return UNKNOWN, None, ()
             solver.set("timeout", max(1, int(remaining * 1000)))
             solver.set("rlimit", self.hint_work - spent if hints else 0)
@@ -112,7 +156,7 @@ class TowerSolver:
             answer = solver.check(*literals, *(hints[0] if hints else ()))
             spent += _work_done(solver) - before
             if answer == z3.unknown:
-                if hints and time.monotonic() < deadline:
+                if hints and time.monotonic() < deadline and not stop.is_set():
                     hints.pop(0)
                     spent = 0
                     continue
@@ -131,12 +175,32 @@ class TowerSolver:
             if part is None:
                 check_witness(tower, self.brick_set, self.all_used,
                               [(it.label, it.condition) for it in items])
-                self._known_standing().append(tower)
                 return SOLVABLE, tower, ()
+            repaired = self._repair(tower, part, items, deadline, stop)
+            if repaired is not None:
+                return SOLVABLE, repaired, ()
             self.model.require_part_balance([indices[k] for k in part])
             if part_balanced(tower, part, self.brick_set.stability_margin, DIRECTIONS):
                 self.model.forbid_unstable_part(tower, indices, part)
             self.lemmas += 1
+
+    def _repair(
+        self, tower: tuple[PlacedBrick, ...], part: set[int], items: Sequence[Labeled],
+        deadline: float, stop: threading.Event,
+    ) -> tuple[PlacedBrick, ...] | None:
+        """Z3's tower meets the cards but `part` falls: take that part off and let the search
+        put its bricks back where they stand and the cards are met. A short, seeded search, so
+        the outcome is the same on every run; None when the rest falls too or nothing is found."""
+        rest = tuple(b for k, b in enumerate(tower) if k not in part)
+        if not (self.repair_steps and rest and is_connected(rest)
+                and stands(rest, self.brick_set.stability_margin)):
+            return None
+        conditions = [(it.label, it.condition) for it in items]
+        repaired = self.search.find([c for _, c in conditions], self.repair_steps,
+                                    deadline=deadline, stop=stop, start=rest)
+        if repaired is not None:
+            check_witness(repaired, self.brick_set, self.all_used, conditions)
+        return repaired
 
     def verify(self, items: Sequence[Labeled], timeout: float) -> Verdict:
         start = time.monotonic()
@@ -156,39 +220,19 @@ class TowerSolver:
         self, core: tuple[Labeled, ...], deadline: float
     ) -> tuple[tuple[str, ...], bool]:
         """Deletion-based core minimisation: drop each card whose absence keeps it unsolvable.
-        If time runs out part-way, the core is still a real conflict, just maybe not minimal."""
+        Each step depends only on whether the remaining cards are solvable, not on which core
+        Z3 returns, so the conflict reported is the same on every run. If time runs out
+        part-way, the core is still a real conflict, just maybe not minimal."""
         kept = list(core)
         minimal = True
-        for item in list(core):
-            if item not in kept:
-                continue
+        for item in core:
             trial = [k for k in kept if k != item]
-            if self._met_by_known_tower(trial):
-                continue
-            status, _, smaller = self.check(trial, deadline)
+            status, _, _ = self.check(trial, deadline)
             if status == UNSOLVABLE:
-                kept = [k for k in kept if k in smaller] if smaller else trial
+                kept = trial
             elif status == UNKNOWN:
                 minimal = False
         return tuple(k.label for k in kept), minimal
-
-    def _known_standing(self) -> list[tuple[PlacedBrick, ...]]:
-        """Towers known to stand: a few seeded random ones (milliseconds each) and every
-        witness found so far. Used only to show that some cards can be met together."""
-        if self._standing is None:
-            self._standing = sample_towers(
-                self.brick_set, self.all_used, STANDING_SAMPLES, seed=self.seed)
-        return self._standing
-
-    def _met_by_known_tower(self, items: Sequence[Labeled]) -> bool:
-        """True when a known standing tower meets all `items` (re-checked by the independent
-        checker), so they cannot contradict each other and no Z3 call is needed."""
-        conditions = [(it.label, it.condition) for it in items]
-        for tower in self._known_standing():
-            if all(holds(c, tower, self.brick_set) for _, c in conditions):
-                check_witness(tower, self.brick_set, self.all_used, conditions)
-                return True
-        return False
 
 
 def _work_done(solver: z3.Solver) -> int:

@@ -1,0 +1,70 @@
+"""The quick tower search: checked towers, the same tower for the same seed, repairs from a
+partial tower, and verdicts that do not depend on which of search and Z3 answers first."""
+
+from __future__ import annotations
+
+from tower_print.brix.checker import problems
+from tower_print.brix.decks import shipped_deck
+from tower_print.brix.evaluate import Evaluator
+from tower_print.brix.geometry import PlacedBrick
+from tower_print.brix.language import parse
+from tower_print.brix.search import TowerSearch
+from tower_print.brix.solver import Labeled, TowerSolver
+
+GREEN = shipped_deck("green")
+PINK = shipped_deck("pink")
+
+
+def cards(deck, *ids: str) -> list[Labeled]:  # noqa: ANN001 - Deck
+    return [Labeled(i, deck.card(i).text, deck.card(i).condition) for i in ids]
+
+
+def test_found_towers_pass_the_checker_and_repeat_with_the_seed() -> None:
+    items = cards(GREEN, "G01", "G02", "G14")
+    conditions = [it.condition for it in items]
+    first = TowerSearch(GREEN.bricks, True, seed=3).find(conditions)
+    assert first is not None
+    assert problems(first, GREEN.bricks, True, [(it.label, it.condition) for it in items]) == []
+    assert TowerSearch(GREEN.bricks, True, seed=3).find(conditions) == first
+
+
+def test_pink_towers_keep_every_colour() -> None:
+    condition = parse("at most 5 bricks touch the ground", PINK.bricks.color_names)
+    tower = TowerSearch(PINK.bricks, False, seed=1).find([condition])
+    assert tower is not None
+    assert problems(tower, PINK.bricks, False, [("C1", condition)]) == []
+
+
+def test_repair_adds_the_missing_bricks_on_a_partial_start() -> None:
+    start = (PlacedBrick("red-1", "red", 0, 0, 0, 4, 2, 2),
+             PlacedBrick("blue-1", "blue", 0, 0, 2, 4, 2, 2))
+    condition = parse("some blue brick rests on some red brick", GREEN.bricks.color_names)
+    tower = TowerSearch(GREEN.bricks, True, seed=0).find([condition], start=start)
+    assert tower is not None and len(tower) == len(GREEN.bricks.bricks)
+    assert problems(tower, GREEN.bricks, True, [("C1", condition)]) == []
+
+
+def test_shortfall_measures_the_distance_to_a_card() -> None:
+    tower = (PlacedBrick("red-1", "red", 0, 0, 0, 4, 2, 2),
+             PlacedBrick("red-2", "red", 4, 0, 0, 4, 2, 2),
+             PlacedBrick("blue-1", "blue", 0, 0, 2, 4, 2, 2))
+    evaluator = Evaluator(tower, GREEN.bricks)
+    colours = GREEN.bricks.color_names
+    assert evaluator.violation(parse("at most 1 brick touches the ground", colours)) == 1
+    assert evaluator.violation(parse("no brick touches the ground", colours)) == 2
+    assert evaluator.violation(parse("every brick touches the ground", colours)) == 1
+    assert evaluator.violation(parse("the tower is at least 2 upright bricks tall",
+                                     colours)) == 4
+
+
+def test_verdicts_repeat_exactly_with_and_without_the_search() -> None:
+    """The same question twice on fresh solvers: the same tower, the same conflict, whether
+    the search or Z3 (with its own Z3 context, so nothing built earlier sways it) answers."""
+    questions = ((PINK, cards(PINK, "P09", "P23"), "solvable"),
+                 (GREEN, cards(GREEN, "G33", "G11", "G03"), "unsolvable"))
+    for steps in ({}, {"search_steps": 0, "repair_steps": 0}):
+        for deck, items, status in questions:
+            first, second = (TowerSolver(deck.bricks, deck.all_used, **steps).verify(items, 60)
+                             for _ in range(2))
+            assert first.status == second.status == status
+            assert first.tower == second.tower and first.conflict == second.conflict

@@ -1,0 +1,185 @@
+"""A quick randomised search for a standing tower that meets condition cards.
+
+Why: proving that no tower exists needs Z3, but finding one that does is often easy for a
+search that moves bricks around the way a player would, and takes Z3 (with its rounds of
+stability lemmas) much longer. So `TowerSolver` runs this first, for a fixed number of steps,
+and asks Z3 only when it finds nothing. The search never concludes "unsolvable", and every tower
+it returns goes through the same independent checker as Z3's.
+
+The state is always a connected tower that stands (the statics LP). A step proposes one move:
+- recolour: two placed bricks of different colours trade places (all bricks have the same size
+  and weight, so the tower still stands and no LP is needed); in a deck that may leave bricks
+  out, a placed brick may also trade with an unused brick of another colour;
+- relocate: a brick that carries nothing is lifted and put on top of a brick or beside a brick
+  on the table, in any orientation;
+- add or remove a brick (decks that may leave bricks out).
+The score is the summed shortfall of the cards (`Evaluator.violation`). A move is kept when the
+score does not get worse, or now and then anyway (noise, to leave local minima); after a long
+stall the search restarts from a fresh random tower. Everything is drawn from one seeded
+generator and the budget is a count of steps, so the same question gives the same tower.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import threading
+import time
+from collections.abc import Sequence
+
+from tower_print.brix.bricks import Brick, BrickSet
+from tower_print.brix.evaluate import Evaluator
+from tower_print.brix.geometry import PlacedBrick, collide, is_connected, normalized, rests_on
+from tower_print.brix.language import Condition
+from tower_print.brix.sampling import bricks_for_rule, candidate_placement, random_tower, tips_over
+from tower_print.brix.statics import stands
+
+Tower = tuple[PlacedBrick, ...]
+SEARCH_STEPS = 3000
+"""Moves tried before giving up and leaving the question to Z3 (roughly 0.3 to 1 s)."""
+REPAIR_STEPS = 150
+"""Steps spent repairing a tower from Z3 that meets the cards but falls."""
+SAMPLE = 4
+"""Moves drawn per step; the best of them is tried first (min-conflicts over a sample)."""
+NOISE = 0.05
+"""Chance of keeping a move that makes the score worse."""
+STALL = 400
+"""Steps without a new best score before restarting from a fresh random tower."""
+
+
+class TowerSearch:
+    def __init__(
+        self, brick_set: BrickSet, all_used: bool, seed: int = 0, sample: int = SAMPLE
+    ) -> None:
+        self.sample = sample
+        self.brick_set = brick_set
+        self.all_used = all_used
+        self.seed = seed
+        self.margin = brick_set.stability_margin
+        self.extents = brick_set.extents()
+
+    def find(
+        self, conditions: Sequence[Condition], steps: int = SEARCH_STEPS,
+        deadline: float = math.inf, stop: threading.Event | None = None,
+        start: Tower | None = None,
+    ) -> Tower | None:
+        """A standing tower meeting every condition, or None when `steps` moves found none
+        (or the `deadline` of time.monotonic() passed, or `stop` was set).
+
+        `start`: a connected standing tower to begin from instead of a random one, possibly
+        missing bricks the deck needs (the search adds them): used to repair a tower that meets
+        the cards but falls, by taking off the part that falls."""
+        rng = random.Random(self.seed)
+        tower = self._fresh(rng) if start is None else start
+        score = self._score(tower, conditions)
+        best = score
+        since_best = 0
+        for _ in range(steps):
+            if time.monotonic() > deadline or (stop is not None and stop.is_set()):
+                return None
+            if score == 0:
+                return normalized(tower)
+            if since_best >= STALL:
+                tower = self._fresh(rng)
+                score = self._score(tower, conditions)
+                best, since_best = score, 0
+                continue
+            since_best += 1
+            for new_score, moved, needs_lp in self._best_moves(tower, conditions, rng):
+                if new_score > score and rng.random() >= NOISE:
+                    break
+                if needs_lp and not stands(moved, self.margin):
+                    continue
+                tower, score = moved, new_score
+                break
+            if score < best:
+                best, since_best = score, 0
+        return normalized(tower) if score == 0 else None
+
+    def _best_moves(
+        self, tower: Tower, conditions: Sequence[Condition], rng: random.Random
+    ) -> list[tuple[int, Tower, bool]]:
+        """`self.sample` proposed moves, best score first (ties in the order drawn)."""
+        moves = [self._propose(tower, rng) for _ in range(self.sample)]
+        scored = [(self._score(t, conditions), k, t, lp) for k, (t, lp) in enumerate(moves)
+                  if t is not None]
+        scored.sort(key=lambda m: (m[0], m[1]))
+        return [(score, t, lp) for score, _, t, lp in scored]
+
+    def _fresh(self, rng: random.Random) -> Tower:
+        while True:
+            bricks = bricks_for_rule(self.brick_set, self.all_used, rng)
+            tower = random_tower(self.brick_set, rng, bricks)
+            if tower is not None:
+                return tower
+
+    def _score(self, tower: Tower, conditions: Sequence[Condition]) -> int:
+        """Summed shortfall of the cards, plus one per brick the deck's rule still misses."""
+        evaluator = Evaluator(tower, self.brick_set)
+        return sum(evaluator.violation(c) for c in conditions) + self._missing(tower)
+
+    def _missing(self, tower: Tower) -> int:
+        if self.all_used:
+            return len(self.brick_set.bricks) - len(tower)
+        return len(set(self.brick_set.color_names) - {b.color for b in tower})
+
+    def _propose(self, tower: Tower, rng: random.Random) -> tuple[Tower | None, bool]:
+        """A neighbouring tower (None when the move does not apply) and whether its stability
+        still has to be checked."""
+        unused = self._unused(tower)
+        kinds = ["recolour", "relocate", "relocate"]
+        if not self.all_used:
+            kinds += ["swap in", "add", "remove"]
+        elif unused:
+            kinds += ["add", "add", "add"]
+        kind = rng.choice(kinds)
+        if kind == "recolour":
+            return self._recolour(tower, rng), False
+        if kind == "swap in":
+            return (self._swap_in(tower, unused, rng) if unused else None), False
+        if kind == "add":
+            return (self._place(tower, rng.choice(unused), rng) if unused else None), True
+        free = [i for i, b in enumerate(tower) if not any(rests_on(o, b) for o in tower)]
+        i = rng.choice(free)
+        rest = tower[:i] + tower[i + 1:]
+        if not is_connected(rest):
+            return None, False
+        if kind == "remove":
+            return rest, True
+        brick = next(b for b in self.brick_set.bricks if b.name == tower[i].name)
+        return self._place(rest, brick, rng), True
+
+    def _recolour(self, tower: Tower, rng: random.Random) -> Tower | None:
+        if len(tower) < 2:
+            return None
+        i, j = rng.sample(range(len(tower)), 2)
+        a, b = tower[i], tower[j]
+        if a.color == b.color:
+            return None
+        swapped = list(tower)
+        swapped[i] = _renamed(a, b.name, b.color)
+        swapped[j] = _renamed(b, a.name, a.color)
+        return tuple(swapped)
+
+    def _swap_in(self, tower: Tower, unused: list[Brick], rng: random.Random) -> Tower | None:
+        i = rng.randrange(len(tower))
+        brick = rng.choice(unused)
+        if brick.color == tower[i].color:
+            return None
+        return tower[:i] + (_renamed(tower[i], brick.name, brick.color),) + tower[i + 1:]
+
+    def _place(self, tower: Tower, brick: Brick, rng: random.Random) -> Tower | None:
+        new = candidate_placement(tower, brick, rng.choice(self.extents), rng, rng.random())
+        if any(collide(new, old) for old in tower):
+            return None
+        if new.z > 0 and tips_over(tower, new, self.margin):
+            return None
+        return (*tower, new)
+
+    def _unused(self, tower: Tower) -> list[Brick]:
+        placed = {b.name for b in tower}
+        return [b for b in self.brick_set.bricks if b.name not in placed]
+
+
+def _renamed(brick: PlacedBrick, name: str, color: str) -> PlacedBrick:
+    return PlacedBrick(name, color, brick.x, brick.y, brick.z, brick.dx, brick.dy, brick.dz)
