@@ -25,7 +25,7 @@ from tower_print.brix.evaluate import Evaluator, holds
 from tower_print.brix.geometry import PlacedBrick, normalized
 from tower_print.brix.language import Condition, Quantified
 from tower_print.brix.sampling import sample_towers
-from tower_print.content import UserError, content_root, load_yaml
+from tower_print.content import Node, UserError, content_root, load_yaml
 from tower_print.render.scene import write_atomic
 
 Tower = tuple[PlacedBrick, ...]
@@ -180,18 +180,8 @@ def load_examples(deck: Deck, path: Path | None = None) -> dict[str, Example]:
     out: dict[str, Example] = {}
     for card_id, node in root["examples"].as_mapping().items():
         node.only_keys("condition", "bricks")
-        counts: dict[str, int] = {}
-        bricks = []
-        for entry in node["bricks"].items():
-            values = list(entry.items())
-            if len(values) != 7:
-                raise entry.error("a brick is [colour, x, y, z, dx, dy, dz]")
-            color = values[0].choice(colors)
-            x, y, z, dx, dy, dz = (v.int(-1000, 1000) for v in values[1:])
-            counts[color] = counts.get(color, 0) + 1
-            bricks.append(PlacedBrick(f"{color}-{counts[color]}", color, x, y, z, dx, dy, dz))
-        out[str(card_id)] = Example(str(card_id), node["condition"].str(), tuple(bricks),
-                                    node.line)
+        out[str(card_id)] = Example(str(card_id), node["condition"].str(),
+                                    tower_from_yaml(node["bricks"], colors), node.line)
     return out
 
 
@@ -215,3 +205,19 @@ def checked_examples(deck: Deck, path: Path | None = None) -> dict[str, Tower]:
                             + regenerate_hint(deck.name))
         towers[card.id] = example.tower
     return towers
+
+
+def tower_from_yaml(node: Node, colors: Sequence[str]) -> Tower:
+    """A tower written as a list of [colour, x, y, z, dx, dy, dz]; bricks of a colour are
+    named in order (red-1, red-2), as in the brick set."""
+    counts: dict[str, int] = {}
+    bricks = []
+    for entry in node.items():
+        values = list(entry.items())
+        if len(values) != 7:
+            raise entry.error("a brick is [colour, x, y, z, dx, dy, dz]")
+        color = values[0].choice(colors)
+        x, y, z, dx, dy, dz = (v.int(-1000, 1000) for v in values[1:])
+        counts[color] = counts.get(color, 0) + 1
+        bricks.append(PlacedBrick(f"{color}-{counts[color]}", color, x, y, z, dx, dy, dz))
+    return tuple(bricks)

@@ -19,8 +19,7 @@ import jinja2
 
 from tower_print.brix.bricks import BrickSet, default_bricks
 from tower_print.brix.decks import Deck, shipped_deck
-from tower_print.brix.examples import Tower, checked_examples
-from tower_print.brix.geometry import PlacedBrick
+from tower_print.brix.examples import Tower, checked_examples, tower_from_yaml
 from tower_print.brix.printables_bricks import brick_net_pages
 from tower_print.brix.sketch import tower_scene
 from tower_print.content import Node, UserError, content_root, load_yaml
@@ -90,20 +89,6 @@ def _bands(node: Node, *text_keys: str) -> tuple[dict[str, Any], ...]:
     return tuple(out)
 
 
-def _bricks(node: Node, colors: tuple[str, ...]) -> Tower:
-    counts: dict[str, int] = {}
-    bricks = []
-    for entry in node.items():
-        values = list(entry.items())
-        if len(values) != 7:
-            raise entry.error("a brick is [colour, x, y, z, dx, dy, dz]")
-        color = values[0].choice(colors)
-        x, y, z, dx, dy, dz = (v.int(-100, 100) for v in values[1:])
-        counts[color] = counts.get(color, 0) + 1
-        bricks.append(PlacedBrick(f"{color}-{counts[color]}", color, x, y, z, dx, dy, dz))
-    return tuple(bricks)
-
-
 def load_print_content(folder: Path | None = None) -> BrixPrintContent:
     folder = folder or content_root() / "brix"
     look = load_yaml(folder / "print.yaml")
@@ -122,7 +107,7 @@ def load_print_content(folder: Path | None = None) -> BrixPrintContent:
         cards.append(OverviewCard(node["id"].str(), node["title"].str(), node["text"].str(), show))
     return BrixPrintContent(
         decks=decks, overview_color=_color(look["overview_color"]),
-        emblem=_bricks(look["emblem"], default_bricks().color_names),
+        emblem=tower_from_yaml(look["emblem"], default_bricks().color_names),
         levels=_bands(overview["levels"], "name"), bonuses=_bands(overview["bonuses"], "text"),
         rounds=overview["rounds"].int(1, 10), ratings=_bands(overview["ratings"], "text"),
         overview=tuple(cards),
