@@ -135,3 +135,11 @@ def test_solver_builds_what_a_sampled_tower_shows_possible(deck: Deck, seed: int
     items = [Labeled(card.id, card.text, card.condition) for card in chosen]
     verdict = TowerSolver(deck.bricks, deck.all_used).verify(items, timeout=60)
     assert verdict.status == "solvable", [card.id for card in chosen]
+
+
+def test_balance_lemma_for_the_whole_tower_builds_in_the_model_context() -> None:
+    """A falling part can be every brick; the lemma then has no 'nothing rests on it' terms,
+    and must still be built in the model's own Z3 context (regression: context mismatch)."""
+    model = TowerModel(GREEN.bricks, GREEN.all_used)
+    model.require_part_balance(list(range(model.n)))
+    assert model.solver.check() == z3.sat

@@ -323,9 +323,9 @@ class TowerModel:
         True of every standing tower (the forces on such a part come only from below and must
         meet at its centre of mass), for every position and orientation."""
         inside = set(part)
-        closed = z3.And([
+        closed = z3.And([  # empty when the part is every brick: the context must be given
             z3.Not(self.rests_on(k, u)) for u in part for k in range(self.n) if k not in inside
-        ])
+        ], self.ctx)
         tag = "_".join(str(u) for u in part)
         count = z3.Sum([z3.If(self.used[u], 1, 0) for u in part])
         counts = [len(part)] if all(z3.is_true(self.used[u]) for u in part) else list(
