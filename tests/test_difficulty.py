@@ -1,0 +1,82 @@
+"""Measured difficulty: the Wilson interval, the bands, and the share on a known case."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tower_print.brix.decks import shipped_deck
+from tower_print.brix.difficulty import (
+    Settings,
+    TowerPool,
+    default_settings,
+    load_settings,
+    measure,
+    wilson,
+)
+from tower_print.brix.language import parse
+from tower_print.content import ContentError
+
+
+def test_wilson_covers_the_true_share_about_95_percent_of_the_time() -> None:
+    rng = random.Random(5)
+    for truth in (0.002, 0.03, 0.5):
+        covered = 0
+        for _ in range(400):
+            hits = sum(rng.random() < truth for _ in range(300))
+            low, high = wilson(hits, 300, 1.96)
+            covered += low <= truth <= high
+        assert covered >= 360, (truth, covered)  # 95 % nominal; 90 % is far outside the noise
+
+
+def test_wilson_at_zero_hits_is_an_upper_bound_only() -> None:
+    low, high = wilson(0, 1000, 1.96)
+    assert low == 0.0
+    assert high == pytest.approx(1.96**2 / (1000 + 1.96**2))
+    assert wilson(1000, 1000, 1.96)[1] == 1.0
+
+
+def test_measured_share_contains_the_truth_on_a_constructed_case() -> None:
+    """Pink deck: the sampler draws each colour's count uniformly, so a tower has both yellow
+    bricks exactly half the time, and both yellow and both purple a quarter of the time."""
+    deck = shipped_deck("pink")
+    both_yellow = parse("there are exactly 2 yellow bricks", deck.bricks.color_names)
+    both_purple = parse("there are exactly 2 purple bricks", deck.bricks.color_names)
+    pool = TowerPool(deck.bricks, deck.all_used, samples=300, seed=11)
+    one = pool.measure([both_yellow])
+    two = pool.measure([both_yellow, both_purple])
+    assert one.low <= 0.5 <= one.high
+    assert two.low <= 0.25 <= two.high
+    assert two.hits <= one.hits and one.samples == 300
+    assert one.share == one.hits / 300
+
+
+def test_no_hits_reads_hard_with_an_honest_bound() -> None:
+    deck = shipped_deck("green")
+    never = parse("there are more than 8 bricks", deck.bricks.color_names)
+    found = measure([never], deck.bricks, deck.all_used, seed=2, samples=50)
+    assert found.hits == 0 and found.share == 0.0 and found.low == 0.0
+    assert 0 < found.high < 0.1
+    assert found.level == "hard"
+    assert "none of 50" in found.text()
+
+
+def test_bands_come_from_content_and_are_validated(tmp_path) -> None:
+    settings = default_settings()
+    assert settings.level(0.5) == "easy" and settings.level(0.0) == "hard"
+    low, high = settings.band("medium")
+    assert settings.level(low) == "medium" and settings.level(high) != "medium"
+    # The shipped pool's zero-hit bound must read as hard (see the content file's comment).
+    zero_bound = wilson(0, settings.samples, settings.z)[1]
+    assert settings.level(zero_bound) == "hard"
+    bad = tmp_path / "difficulty.yaml"
+    bad.write_text("samples: 10\nseed: 1\nz: 1.96\nbands:\n  - {level: easy, min: 0.1}\n"
+                   "  - {level: hard, min: 0.2}\n")
+    with pytest.raises(ContentError, match=r"difficulty.yaml:6: bands\[1\].min"):
+        load_settings(bad)
+
+
+def test_settings_band_rejects_unknown_level() -> None:
+    with pytest.raises(ValueError):
+        Settings(10, 1, 1.96, (("hard", 0.0),)).band("easy")

@@ -1,0 +1,212 @@
+"""Measured difficulty: how hard a set of condition cards is to build, beyond printed points.
+
+Why this measure: the points on a card's back add up card by card, but cards interact; two easy
+cards can together leave only a handful of towers, and a hard-looking pair can agree. What a
+table feels is how little room the cards leave: of all the ways to stack the bricks, how many
+meet every card. We estimate that share on a reference pool of random standing towers (the
+sampler in `sampling`, under the deck's brick rule): `hits` of `samples` towers meet the set,
+judged by the plain-Python evaluator. The estimate comes with a Wilson score interval (95 % by
+default), which stays honest at 0 hits: then the share is only known to be below `high`.
+
+The pool is drawn once per brick set, rule, size and seed in a run and reused for every set, and
+each card's verdict on it is kept as a bit mask, so measuring a set costs one AND per card. The
+pool's seed and size and the level bands are content (`content/brix/difficulty.yaml`), not the
+caller's seed: a set's difficulty is a property of the set, not of the deal it came from.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from tower_print.brix.bricks import BrickSet
+from tower_print.brix.evaluate import Evaluator
+from tower_print.brix.language import Condition
+from tower_print.brix.sampling import Tower, sample_towers
+from tower_print.content import content_root, load_yaml
+
+LEVEL_NAMES = ("easy", "medium", "hard")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Pool size and seed, interval width and level bands (see content/brix/difficulty.yaml)."""
+
+    samples: int
+    seed: int
+    z: float
+    bands: tuple[tuple[str, float], ...]  # (level, smallest share), highest share first
+
+    def level(self, share: float) -> str:
+        for name, low in self.bands:
+            if share >= low:
+                return name
+        return self.bands[-1][0]
+
+    def band(self, level: str) -> tuple[float, float]:
+        """[low, high) of estimated shares that read as `level`."""
+        upper = 1.0 + 1e-9
+        for name, low in self.bands:
+            if name == level:
+                return low, upper
+            upper = low
+        raise ValueError(f"unknown measured level {level!r}")
+
+
+def load_settings(path: Path | None = None) -> Settings:
+    path = path or content_root() / "brix" / "difficulty.yaml"
+    root = load_yaml(path)
+    root.only_keys("samples", "seed", "z", "bands")
+    bands: list[tuple[str, float]] = []
+    for node in root["bands"].items():
+        node.only_keys("level", "min")
+        name = node["level"].choice(LEVEL_NAMES)
+        low = node["min"].number(0.0, 1.0)
+        if bands and low >= bands[-1][1]:
+            raise node["min"].error("bands must be listed from the largest share down")
+        if any(name == seen for seen, _ in bands):
+            raise node["level"].error(f"level '{name}' listed twice")
+        bands.append((name, low))
+    if not bands or bands[-1][1] != 0.0:
+        raise root["bands"].error("the last band must have min: 0 (every share has a level)")
+    return Settings(
+        samples=root["samples"].int(1, 1_000_000), seed=root["seed"].int(0, 2**63 - 1),
+        z=root["z"].number(0.1, 10.0), bands=tuple(bands),
+    )
+
+
+@cache
+def default_settings() -> Settings:
+    return load_settings()
+
+
+@dataclass(frozen=True)
+class Difficulty:
+    """`hits` of `samples` random standing towers meet the set; `share` = hits / samples, with
+    the score interval [`low`, `high`]; `level` is the band the estimated share falls in."""
+
+    share: float
+    low: float
+    high: float
+    hits: int
+    samples: int
+    level: str
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "measure": "share of random standing towers meeting every card",
+            "share": round(self.share, 6), "low": round(self.low, 6),
+            "high": round(self.high, 6), "hits": self.hits, "samples": self.samples,
+            "level": self.level,
+        }
+
+    def text(self) -> str:
+        """One line for people, e.g. 'measured hard: 0.2 % of random towers (95 %: 0.1-0.7 %)'."""
+        if self.hits == 0:
+            told = f"none of {self.samples} random standing towers, so under {_pct(self.high)}"
+        else:
+            told = (f"{_pct(self.share)} of {self.samples} random standing towers "
+                    f"(95 % interval {_pct(self.low)}-{_pct(self.high)})")
+        return f"measured {self.level}: {told} meet every card"
+
+
+def _pct(share: float) -> str:
+    value = 100 * share
+    return f"{value:.2g} %" if value < 10 else f"{value:.0f} %"
+
+
+def wilson(hits: int, samples: int, z: float) -> tuple[float, float]:
+    """The Wilson score interval for a binomial share: valid at 0 and at `samples` hits, where
+    the plain normal interval collapses to a point."""
+    if samples <= 0:
+        raise ValueError("need at least one sample")
+    p = hits / samples
+    z2 = z * z
+    centre = (p + z2 / (2 * samples)) / (1 + z2 / samples)
+    half = z / (1 + z2 / samples) * math.sqrt(p * (1 - p) / samples + z2 / (4 * samples**2))
+    low = 0.0 if hits == 0 else max(0.0, centre - half)
+    high = 1.0 if hits == samples else min(1.0, centre + half)
+    return low, high
+
+
+class TowerPool:
+    """A seeded pool of random standing towers for one brick set and rule, and each
+    condition's verdict on it as a bit mask (bit k: tower k meets it)."""
+
+    def __init__(
+        self, brick_set: BrickSet, all_used: bool, samples: int, seed: int,
+        settings: Settings | None = None,
+    ) -> None:
+        self.brick_set = brick_set
+        self.all_used = all_used
+        self.settings = settings or default_settings()
+        self.towers: list[Tower] = sample_towers(brick_set, all_used, samples, seed=seed)
+        self._judges = [Evaluator(t, brick_set) for t in self.towers]
+        self._masks: dict[Condition, int] = {}
+        self.everyone = (1 << len(self.towers)) - 1
+
+    def mask(self, condition: Condition) -> int:
+        if condition not in self._masks:
+            bits = 0
+            for k, judge in enumerate(self._judges):
+                if judge.condition(condition):
+                    bits |= 1 << k
+            self._masks[condition] = bits
+        return self._masks[condition]
+
+    def meeting(self, conditions: Sequence[Condition]) -> int:
+        """Bit mask of the pool towers that meet every one of `conditions`."""
+        bits = self.everyone
+        for condition in conditions:
+            bits &= self.mask(condition)
+            if not bits:
+                break
+        return bits
+
+    def witness(self, conditions: Sequence[Condition]) -> Tower | None:
+        """The first pool tower meeting every condition (a ready proof of solvability), or None."""
+        bits = self.meeting(conditions)
+        if not bits:
+            return None
+        return self.towers[(bits & -bits).bit_length() - 1]
+
+    def measure(self, conditions: Sequence[Condition]) -> Difficulty:
+        hits = self.meeting(conditions).bit_count()
+        samples = len(self.towers)
+        low, high = wilson(hits, samples, self.settings.z)
+        share = hits / samples
+        return Difficulty(share, low, high, hits, samples, self.settings.level(share))
+
+
+_POOLS: dict[tuple[Any, ...], TowerPool] = {}
+
+
+def pool(
+    brick_set: BrickSet, all_used: bool, seed: int | None = None, samples: int | None = None,
+) -> TowerPool:
+    """The run's shared pool for this brick set and rule (drawn on first use, then reused).
+    `seed` and `samples` default to content/brix/difficulty.yaml."""
+    settings = default_settings()
+    seed = settings.seed if seed is None else seed
+    samples = settings.samples if samples is None else samples
+    key = (
+        brick_set.unit_mm, brick_set.length, brick_set.width, brick_set.thickness,
+        brick_set.stability_margin, tuple(brick_set.colors.items()), brick_set.bricks,
+        all_used, seed, samples,
+    )
+    if key not in _POOLS:
+        _POOLS[key] = TowerPool(brick_set, all_used, samples, seed, settings)
+    return _POOLS[key]
+
+
+def measure(
+    conditions: Sequence[Condition], brick_set: BrickSet, all_used: bool,
+    seed: int | None = None, samples: int | None = None,
+) -> Difficulty:
+    """Measured difficulty of a card set (see the module docstring). The pool is shared within
+    the process, so measuring many sets of one deck pays for the sampling once."""
+    return pool(brick_set, all_used, seed, samples).measure(conditions)
