@@ -41,6 +41,8 @@ REPAIR_STEPS = 150
 """Steps spent repairing a tower from Z3 that meets the cards but falls."""
 SAMPLE = 4
 """Moves drawn per step; the best of them is tried first (min-conflicts over a sample)."""
+SPAN = 0.3
+"""Share of placements aimed at resting on two level bricks at once."""
 NOISE = 0.05
 """Chance of keeping a move that makes the score worse."""
 STALL = 400
@@ -169,12 +171,34 @@ class TowerSearch:
         return tower[:i] + (_renamed(tower[i], brick.name, brick.color),) + tower[i + 1:]
 
     def _place(self, tower: Tower, brick: Brick, rng: random.Random) -> Tower | None:
-        new = candidate_placement(tower, brick, rng.choice(self.extents), rng, rng.random())
+        extent = rng.choice(self.extents)
+        new = self._spanning(tower, brick, extent, rng) if rng.random() < SPAN else None
+        if new is None:
+            new = candidate_placement(tower, brick, extent, rng, rng.random())
         if any(collide(new, old) for old in tower):
             return None
         if new.z > 0 and tips_over(tower, new, self.margin):
             return None
         return (*tower, new)
+
+    def _spanning(
+        self, tower: Tower, brick: Brick, extent: tuple[int, int, int], rng: random.Random
+    ) -> PlacedBrick | None:
+        """A placement resting on two bricks whose tops are level (a bridge, or a brick held
+        by several), which single-base placements almost never hit; None if they are too
+        far apart for this orientation."""
+        base = rng.choice(tower)
+        partners = [b for b in tower if b is not base and b.top == base.top]
+        if not partners:
+            return None
+        other = rng.choice(partners)
+        dx, dy, dz = extent
+        x_low, x_high = max(base.x, other.x) - dx + 1, min(base.x + base.dx, other.x + other.dx) - 1
+        y_low, y_high = max(base.y, other.y) - dy + 1, min(base.y + base.dy, other.y + other.dy) - 1
+        if x_low > x_high or y_low > y_high:
+            return None
+        x, y = rng.randint(x_low, x_high), rng.randint(y_low, y_high)
+        return PlacedBrick(brick.name, brick.color, x, y, base.top, dx, dy, dz)
 
     def _unused(self, tower: Tower) -> list[Brick]:
         placed = {b.name for b in tower}
