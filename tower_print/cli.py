@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import wraps
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
@@ -149,6 +151,86 @@ def brix_print(
     written = write_files(out, files)
     pdfs = sorted(str(p) for p in written if p.suffix == ".pdf")
     typer.echo(f"{len(written)} files written to {out}: " + ", ".join(Path(p).name for p in pdfs))
+
+
+@brix.command("audit")
+@reports_user_errors
+def brix_audit(
+    deck: Annotated[str, typer.Option(help="green, pink, or a deck .yaml file.")] = "green",
+    jobs: Annotated[int, typer.Option(min=1, help="Processes deciding card sets in parallel.")]
+    = max(1, os.cpu_count() or 1),
+    timeout: Annotated[float, typer.Option(
+        min=0.1, help="Seconds one solver check may take before its set is 'undecided'.")] = 60.0,
+    seed: Annotated[int, typer.Option(help="Seed of the tower pool, the deals and Z3.")] = 0,
+    max_cards: Annotated[int | None, typer.Option(
+        min=0, help="Only sets of at most this many cards; 0: every set. Default: the most "
+                    "cards a deal can hold.")] = None,
+    samples: Annotated[int, typer.Option(
+        min=1, help="Random standing towers drawn first (each proves the cards it meets).")]
+    = 3000,
+    deals: Annotated[int, typer.Option(
+        min=1, help="Sampled deals per level for the odds of an unsolvable deal.")] = 10_000,
+    budget: Annotated[float | None, typer.Option(
+        min=1, help="Stop after this many seconds (the report then says incomplete; run "
+                    "again to go on).")] = None,
+    cache: Annotated[Path | None, typer.Option(
+        help="Folder for the facts learnt (default ~/.cache/tower-print/audit); an "
+             "interrupted audit resumes from it.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+) -> None:
+    """Certify a deck: every minimal set of cards that contradict each other (so any deal is
+    checked by a subset test), the odds that a random deal of each level is unsolvable, and
+    each card's measured difficulty against its points. Exit 0 complete, 3 incomplete (a check
+    ran out of time or the budget did), 2 bad input, 130 interrupted (run again to resume)."""
+    from tower_print.brix.audit import AuditSettings, Explorer, largest_deal
+    from tower_print.brix.audit_report import audit_json, audit_text, card_prices, deal_odds
+    from tower_print.brix.verify import open_deck
+
+    chosen = open_deck(deck)
+    limit = largest_deal(chosen) if max_cards is None else (max_cards or None)
+    settings = AuditSettings(seed=seed, timeout=timeout, samples=samples, max_cards=limit,
+                             deals=deals, deal_seeds=min(deals, AuditSettings.deal_seeds),
+                             budget=budget)
+    explorer = Explorer(chosen, settings, cache)
+    try:
+        with _audit_progress() as show:
+            found = explorer.run(jobs, show)
+    except KeyboardInterrupt:
+        typer.echo(f"interrupted: what was learnt is kept in {explorer.log.path}; "
+                   "run the same command again to resume", err=True)
+        raise typer.Exit(130) from None
+    odds = deal_odds(chosen, found, settings)
+    prices = card_prices(chosen)
+    if as_json:
+        typer.echo(json.dumps(audit_json(chosen, found, settings, odds, prices), indent=2))
+    else:
+        typer.echo(audit_text(chosen, found, settings, odds, prices))
+    raise typer.Exit(0 if found.complete else 3)
+
+
+@contextmanager
+def _audit_progress() -> Iterator[Callable[[dict[str, Any]], None]]:
+    """A rich progress display on stderr: the tower pool as a bar, then the search's counts
+    (how many sets remain is not known in advance, so no bar there)."""
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    with Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
+                  TimeElapsedColumn(), console=Console(stderr=True), transient=True) as bar:
+        pool = bar.add_task("sampling standing towers", total=None)
+        search = bar.add_task("deciding card sets", total=None, visible=False)
+
+        def show(state: dict[str, Any]) -> None:
+            if state["phase"] == "pool":
+                bar.update(pool, completed=state["towers"], total=state["of"])
+                return
+            bar.update(pool, visible=False)
+            bar.update(search, visible=True, description=(
+                f"checks {state['checks']}, conflicts {state['muses']}, solvable sets "
+                f"{state['solvable']}, undecided {state['unknown']}, sampled deals to settle "
+                f"{state['deals_left']}"))
+
+        yield show
 
 
 def main() -> None:

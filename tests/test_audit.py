@@ -1,0 +1,162 @@
+"""The deck audit: MARCO's map on its own, then the whole audit on a deck with planted conflicts,
+checked against a brute force over every subset of its cards, and resumed after an interruption.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from itertools import combinations
+from pathlib import Path
+
+import pytest
+
+from tower_print.brix.audit import AuditSettings, Explorer
+from tower_print.brix.audit_report import audit_json, card_prices, deal_odds
+from tower_print.brix.decks import load_deck
+from tower_print.brix.marco import CardMap, mask_of, members
+from tower_print.brix.solver import SOLVABLE, UNSOLVABLE, Labeled, TowerSolver
+
+PLANTED = Path(__file__).parent / "data" / "brix-planted.yaml"
+PLANTED_CONFLICTS = {
+    ("T1", "T2"), ("T3", "T4"), ("T5", "T6"), ("T1", "T7"), ("T2", "T7"), ("T3", "T7"),
+    ("T7", "T8"), ("T1", "T3", "T8"),
+}
+SETTINGS = AuditSettings(seed=3, timeout=60, samples=300, deals=300, deal_seeds=20)
+
+
+# ------------------------------------------------------------------ the map alone
+
+
+def _minimal(sets: list[int]) -> set[int]:
+    return {s for s in sets if not any(t != s and t & ~s == 0 for t in sets)}
+
+
+@pytest.mark.parametrize("trial", range(6))
+def test_map_finds_every_planted_conflict_of_a_random_oracle(trial: int) -> None:
+    """MARCO over a made-up oracle (a set is 'unsolvable' when it holds a planted set) finds
+    exactly the minimal planted sets, found by brute force over all subsets."""
+    rng = random.Random(trial)
+    n = 11
+    planted = [mask_of(rng.sample(range(n), rng.randint(1, 4))) for _ in range(rng.randint(1, 7))]
+    truth = _minimal(planted)
+    bad = lambda mask: any(p & ~mask == 0 for p in planted)  # noqa: E731
+    brute = {m for m in range(1 << n) if bad(m) and all(
+        not bad(m & ~(1 << k)) for k in members(m))}
+    assert brute == truth
+    cmap = CardMap(n, max_cards=None, seed=trial)
+    while (seed := cmap.seed()) is not None:
+        if bad(seed):
+            core = seed
+            for k in members(seed):
+                if bad(core & ~(1 << k)):
+                    core &= ~(1 << k)
+            cmap.add_mus(core)
+        else:
+            cmap.add_solvable(seed)
+        cmap.settle(seed)
+    assert cmap.closed
+    assert set(cmap.muses) == truth
+
+
+def test_map_with_a_size_limit_explains_every_small_set() -> None:
+    n, limit = 9, 3
+    planted = [mask_of([0, 1]), mask_of([2, 3, 4]), mask_of([5, 6, 7, 8])]
+    bad = lambda mask: any(p & ~mask == 0 for p in planted)  # noqa: E731
+    cmap = CardMap(n, max_cards=limit, seed=1)
+    while (seed := cmap.seed()) is not None:
+        assert seed.bit_count() <= limit
+        if bad(seed):
+            cmap.add_mus(next(p for p in planted if p & ~seed == 0))
+        else:
+            cmap.add_solvable(seed)
+        cmap.settle(seed)
+    assert set(cmap.muses) == {planted[0], planted[1]}  # the 4-card one is beyond the limit
+    for size in range(limit + 1):
+        for chosen in combinations(range(n), size):
+            assert cmap.explained(mask_of(chosen))
+
+
+# ------------------------------------------------------------------ the audit of a planted deck
+
+
+@pytest.fixture(scope="module")
+def planted_audit(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    deck = load_deck(PLANTED)
+    found = Explorer(deck, SETTINGS, tmp_path_factory.mktemp("cache")).run(jobs=2)
+    return deck, found
+
+
+def _labels(deck, masks):  # type: ignore[no-untyped-def]
+    return {tuple(deck.cards[k].id for k in members(m)) for m in masks}
+
+
+def test_audit_reports_exactly_the_planted_conflicts(planted_audit) -> None:  # type: ignore[no-untyped-def]
+    deck, found = planted_audit
+    assert found.complete and not found.unknown and not found.conflicts_unminimised
+    assert _labels(deck, found.muses) == PLANTED_CONFLICTS
+
+
+def test_brute_force_over_all_subsets_agrees(planted_audit) -> None:  # type: ignore[no-untyped-def]
+    """A fresh solver, independent of the audit's: every reported set is unsolvable, every set
+    one card short of it is solvable, and every set holding no reported set is solvable (its
+    maximal ones suffice: a tower meeting a set meets each subset)."""
+    deck, found = planted_audit
+    solver = TowerSolver(deck.bricks, deck.all_used, seed=11)
+    items = [Labeled(c.id, c.text, c.condition) for c in deck.cards]
+
+    def status(mask: int) -> str:
+        verdict = solver.verify([items[k] for k in members(mask)], timeout=60)
+        return verdict.status
+
+    n = len(deck.cards)
+    for mus in found.muses:
+        assert status(mus) == UNSOLVABLE
+        for k in members(mus):
+            assert status(mus & ~(1 << k)) == SOLVABLE
+    clean = {m for m in range(1 << n) if not any(mus & ~m == 0 for mus in found.muses)}
+    maximal = sorted(m for m in clean if all(m | (1 << k) not in clean for k in range(n)
+                                             if not m >> k & 1))
+    assert maximal
+    for mask in maximal:
+        assert status(mask) == SOLVABLE, [deck.cards[k].id for k in members(mask)]
+
+
+def test_subset_test_decides_every_sampled_deal(planted_audit) -> None:  # type: ignore[no-untyped-def]
+    deck, found = planted_audit
+    odds = {o.level: o for o in deal_odds(deck, found, SETTINGS)}
+    assert odds["easy"].deals == SETTINGS.deals and odds["easy"].unknown == 0
+    assert odds["hard"].deals == 0  # 18 points in the whole deck: no hard round exists
+    assert odds["easy"].low <= odds["easy"].share <= odds["easy"].high
+    report = audit_json(deck, found, SETTINGS, list(odds.values()), card_prices(deck))
+    assert report["complete"] is True
+    assert json.loads(json.dumps(report)) == report
+
+
+def test_interrupted_audit_resumes_to_the_same_result(planted_audit, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Ctrl-C after two answers (and a log line cut short, as a kill mid-write leaves it); the
+    second run reads the facts back, goes on, and ends with the same conflicts."""
+    deck, fresh = planted_audit
+    answers = []
+
+    def interrupt(state: dict) -> None:  # type: ignore[type-arg]
+        if state["phase"] == "explore":
+            answers.append(state)
+            if len(answers) == 2:
+                raise KeyboardInterrupt
+
+    first = Explorer(deck, SETTINGS, tmp_path)
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        first.run(jobs=2, progress=interrupt)
+    assert time.monotonic() - started < 60
+    with first.log.path.open("a", encoding="utf-8") as log:
+        log.write('{"kind": "unsolvable", "seed": ["T1"')
+    kept = len(first.log.path.read_text().splitlines())
+    assert kept >= 3  # the pool and two answers
+
+    resumed = Explorer(deck, SETTINGS, tmp_path).run(jobs=2)
+    assert resumed.resumed == kept - 1
+    assert resumed.complete
+    assert resumed.muses == fresh.muses

@@ -1,0 +1,512 @@
+"""`tower-print brix audit`: certify a deck by finding every minimal set of cards that clash.
+
+Once all minimal unsolvable sets (MUSes) of a deck are known, any deal is checked by a subset
+test: it is unsolvable exactly when it contains one of them. The search is MARCO (`marco`):
+
+- grow for free: a pool of seeded random standing towers (`sampling`) is drawn first; each
+  tower proves the set of cards it meets solvable, and every subset with it;
+- seeds: first sampled deals of each level that nothing known explains yet (so the conflicts
+  that real deals run into are found first, and the odds below are settled early), then the
+  map's maximal unexplored sets; a process pool decides them with `TowerSolver.check` (a quick
+  local search races Z3);
+- a solvable seed comes back grown to every card its witness tower meets;
+- an unsolvable seed is shrunk to a MUS: Z3's unsat core, narrowed while re-solving it gives a
+  smaller one, then one card at a time dropped while the rest stays unsolvable (a drop that a
+  known solvable set covers needs no solver); every tower met on the way grows the map too.
+
+By default only sets of at most as many cards as a deal can hold are explored (`max_cards`): a
+larger conflict can never be dealt. A check that runs out of time is "unknown": its set is set
+aside and the audit says it is incomplete, never complete.
+
+Every answer is appended to a log in the cache folder as soon as it is in; an interrupted run
+replays the log and goes on, and workers read it too, so one process's finds spare the others
+work. The log holds facts (this set is solvable, that one is a MUS, this one was undecided within
+T seconds), valid whatever the seed or pool; it is keyed by a hash of the deck's conditions and
+rule, the brick set, and the source of the modules that decide (model, solver, statics,
+evaluator, checker, geometry, language), so a change to any of them starts afresh.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+import signal
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any
+
+from tower_print.brix.checker import WitnessRejected
+from tower_print.brix.deals import LEVELS, draw_level
+from tower_print.brix.decks import Deck
+from tower_print.brix.evaluate import Evaluator
+from tower_print.brix.marco import CardMap, mask_of, members
+from tower_print.brix.sampling import Tower, sample_towers
+from tower_print.brix.solver import SOLVABLE, UNKNOWN, UNSOLVABLE, Labeled, TowerSolver
+
+LOG_FORMAT = 1
+DECIDING_MODULES = ("model", "solver", "statics", "evaluate", "checker", "geometry", "language")
+"""Modules whose code decides what is solvable: a change to any of them voids cached facts."""
+POOL_CHUNK = 250
+"""Towers per sampling task: the pool is the same whatever the number of processes."""
+
+
+@dataclass(frozen=True)
+class AuditSettings:
+    seed: int = 0
+    timeout: float = 60.0  # seconds per solver check
+    samples: int = 3000  # random standing towers drawn before any solver check
+    max_cards: int | None = None  # only sets of at most this many cards (None: all sets)
+    deals: int = 10_000  # sampled deals per level for the odds
+    deal_seeds: int = 300  # of those, per level, decided first (conflicts real deals meet)
+    budget: float | None = None  # seconds for the whole search, then stop (incomplete)
+
+
+def largest_deal(deck: Deck) -> int:
+    """The most cards one round can hold: the top of the hardest level in the cheapest cards."""
+    return max(high for _, high in LEVELS.values()) // min(c.points for c in deck.cards)
+
+
+def level_deals(deck: Deck, level: str, count: int, seed: int) -> list[int]:
+    """`count` deals of `level` drawn as `deals.draw_level` deals them, fixed by `seed`. A deck
+    too small for a level's points gives fewer deals (none when it can never deal them)."""
+    rng = random.Random(f"audit/{seed}/{level}")
+    index = {card.id: k for k, card in enumerate(deck.cards)}
+    out: list[int] = []
+    for _ in range(2 * count):
+        try:
+            out.append(mask_of(index[c.id] for c in draw_level(deck, level, rng)))
+        except ValueError:  # this point total cannot be made from the deck's cards
+            continue
+        if len(out) == count:
+            break
+    return out
+
+
+# ------------------------------------------------------------------ the log (resume, sharing)
+
+
+def cache_key(deck: Deck) -> str:
+    """Hash of what decides the facts: conditions, rule, bricks, and the deciding code."""
+    bricks = deck.bricks
+    source = Path(__file__).resolve().parent
+    payload = {
+        "format": LOG_FORMAT,
+        "rule": deck.rule,
+        "cards": [[c.id, c.source] for c in deck.cards],
+        "bricks": [bricks.length, bricks.width, bricks.thickness, bricks.stability_margin,
+                   [[b.name, b.color] for b in bricks.bricks]],
+        "code": {name: hashlib.sha256((source / f"{name}.py").read_bytes()).hexdigest()
+                 for name in DECIDING_MODULES},
+    }
+    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:24]
+
+
+def default_cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "tower-print" / "audit"
+
+
+class AuditLog:
+    """Facts learnt about a deck, one JSON object a line, appended as they come in. A line cut
+    short by an interruption is ignored; `read_new` reads only what was appended since."""
+
+    def __init__(self, folder: Path, deck: Deck) -> None:
+        self.path = folder / f"{deck.name}-{cache_key(deck)}.jsonl"
+        self.ids = [c.id for c in deck.cards]
+        self.index = {card_id: k for k, card_id in enumerate(self.ids)}
+        self.offset = 0
+
+    def ids_of(self, mask: int) -> list[str]:
+        return [self.ids[k] for k in members(mask)]
+
+    def mask(self, ids: Sequence[str]) -> int:
+        return mask_of(self.index[i] for i in ids)
+
+    def read_new(self) -> list[dict[str, Any]]:
+        if not self.path.is_file():
+            return []
+        with self.path.open("rb") as log:
+            log.seek(self.offset)
+            data = log.read()
+        end = data.rfind(b"\n") + 1  # a line still being written is left for next time
+        self.offset += end
+        records = []
+        for line in data[:end].decode("utf-8").splitlines():
+            try:
+                records.append(json.loads(line))
+            except json.JSONDecodeError:  # cut short by an interruption
+                continue
+        return records
+
+    def append(self, record: dict[str, Any]) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self.path.open("ab") as out:
+            if out.tell() and not self._ends_with_newline():
+                out.write(b"\n")  # after a line cut short: start a fresh one
+            out.write((json.dumps(record, sort_keys=True) + "\n").encode("utf-8"))
+            out.flush()
+            os.fsync(out.fileno())
+
+    def _ends_with_newline(self) -> bool:
+        with self.path.open("rb") as log:
+            log.seek(-1, os.SEEK_END)
+            return log.read(1) == b"\n"
+
+
+@dataclass
+class Facts:
+    """Solvable sets and conflicts known so far, as bit masks over the deck's cards."""
+
+    solvable: list[int] = field(default_factory=list)
+    conflicts: list[int] = field(default_factory=list)
+
+    def learn(self, record: dict[str, Any], log: AuditLog) -> None:
+        for ids in record.get("found", []):
+            self.solvable.append(log.mask(ids))
+        if record.get("kind") in ("pool", SOLVABLE) and "cards" in record:
+            self.solvable.append(log.mask(record["cards"]))
+        if record.get("kind") == "pool":
+            self.solvable.extend(log.mask(ids) for ids in record["solvable"])
+        if record.get("kind") == UNSOLVABLE:
+            self.conflicts.append(log.mask(record["cards"]))
+
+    def solvable_known(self, mask: int) -> bool:
+        return any(mask & ~s == 0 for s in self.solvable)
+
+    def unsolvable_known(self, mask: int) -> bool:
+        return any(c & ~mask == 0 for c in self.conflicts)
+
+
+# ------------------------------------------------------------------ deciding one seed (worker)
+
+
+@dataclass
+class Outcome:
+    """A decided seed. `mask`: solvable: every card the witness meets; unsolvable: the conflict;
+    unknown: the seed itself. `found`: further solvable sets met while shrinking."""
+
+    seed: int
+    kind: str
+    mask: int
+    minimal: bool = True
+    found: list[int] = field(default_factory=list)
+    checks: int = 0
+    seconds: float = 0.0
+    note: str = ""
+    trace: list[tuple[int, str, float]] = field(default_factory=list)  # (cards, status, s)
+
+
+class SeedDecider:
+    """One process's solver for a deck, kept across seeds (its stability lemmas stay valid)."""
+
+    def __init__(self, deck: Deck, seed: int, timeout: float, log: AuditLog) -> None:
+        self.deck = deck
+        self.timeout = timeout
+        self.solver = TowerSolver(deck.bricks, deck.all_used, seed=seed)
+        self.items = [Labeled(c.id, c.text, c.condition) for c in deck.cards]
+        self.log = log
+        self.facts = Facts()
+
+    def met(self, tower: Tower) -> int:
+        """Cards the tower meets: the set it proves solvable."""
+        judge = Evaluator(tower, self.deck.bricks)
+        return mask_of(k for k, c in enumerate(self.deck.cards) if judge.condition(c.condition))
+
+    def check(self, mask: int, trace: list[tuple[int, str, float]]) -> tuple[str, int, str]:
+        """(status, cards met by the witness or cards in the unsat core, note)."""
+        start = time.monotonic()
+        status, found, note = self._check(mask)
+        trace.append((mask.bit_count(), status, round(time.monotonic() - start, 3)))
+        return status, found, note
+
+    def _check(self, mask: int) -> tuple[str, int, str]:
+        items = [self.items[k] for k in members(mask)]
+        try:
+            status, tower, core = self.solver.check(items, time.monotonic() + self.timeout)
+        except WitnessRejected as error:  # a solver bug: never trusted, reported as undecided
+            return UNKNOWN, mask, str(error)
+        if status == SOLVABLE and tower is not None:
+            return SOLVABLE, self.met(tower), ""
+        if status == UNSOLVABLE:
+            labels = {item.label for item in core}
+            return UNSOLVABLE, mask_of(k for k in members(mask)
+                                       if self.items[k].label in labels), ""
+        return UNKNOWN, mask, f"no answer within {self.timeout:g} s"
+
+    def decide(self, seed: int) -> Outcome:
+        start = time.monotonic()
+        for record in self.log.read_new():  # what the other processes found meanwhile
+            self.facts.learn(record, self.log)
+        trace: list[tuple[int, str, float]] = []
+        status, found, note = self.check(seed, trace)
+        outcome = Outcome(seed, status, found if status != UNKNOWN else seed, checks=1, note=note,
+                          trace=trace)
+        if status == UNSOLVABLE:
+            outcome.mask, outcome.minimal = self.shrink(found, outcome)
+        outcome.seconds = time.monotonic() - start
+        return outcome
+
+    def shrink(self, core: int, outcome: Outcome) -> tuple[int, bool]:
+        """A minimal conflict inside `core`. First re-solve the core while Z3 keeps returning a
+        smaller one (cheap: unsolvable answers come fast); then deletion: drop each card whose
+        absence keeps the set unsolvable. A card stays only when the rest is solvable, so what
+        remains is minimal unless some check was undecided."""
+        kept = core
+        while kept.bit_count() > 1:
+            status, found, _ = self.check(kept, outcome.trace)
+            outcome.checks += 1
+            if status != UNSOLVABLE or found == kept:
+                break
+            kept = found
+        minimal = True
+        for k in members(kept):
+            if not kept >> k & 1:
+                continue
+            trial = kept & ~(1 << k)
+            if self.facts.solvable_known(trial):
+                continue
+            if self.facts.unsolvable_known(trial):
+                kept = trial
+                continue
+            status, found, _ = self.check(trial, outcome.trace)
+            outcome.checks += 1
+            if status == SOLVABLE:
+                self.facts.solvable.append(found)
+                outcome.found.append(found)
+            elif status == UNSOLVABLE:
+                kept = found
+            else:
+                minimal = False
+        return kept, minimal
+
+
+_DECIDER: SeedDecider | None = None
+
+
+def _start_worker(deck: Deck, seed: int, timeout: float, folder: Path) -> None:
+    global _DECIDER
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    _DECIDER = SeedDecider(deck, seed, timeout, AuditLog(folder, deck))
+
+
+def _decide(seed: int) -> Outcome:
+    assert _DECIDER is not None, "worker not started"
+    return _DECIDER.decide(seed)
+
+
+def _pool_chunk(deck: Deck, seed: int, chunk: int, size: int) -> list[int]:
+    """Card sets met by one chunk of the tower pool (seeded by the run's seed and the chunk)."""
+    chunk_seed = int.from_bytes(hashlib.sha256(f"{seed}/{chunk}".encode()).digest()[:8], "big")
+    towers = sample_towers(deck.bricks, deck.all_used, size, seed=chunk_seed)
+    out = []
+    for tower in towers:
+        judge = Evaluator(tower, deck.bricks)
+        out.append(mask_of(k for k, c in enumerate(deck.cards) if judge.condition(c.condition)))
+    return out
+
+
+# ------------------------------------------------------------------ the search (parent)
+
+
+def _stop(executor: ProcessPoolExecutor) -> None:
+    """On an interruption: end this pool's worker processes now (a check may otherwise run on
+    for its whole time limit), by their ids; what they were deciding is simply not logged."""
+    processes = list((getattr(executor, "_processes", None) or {}).values())
+    executor.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    for process in processes:
+        process.join(5)
+
+
+@dataclass
+class Exploration:
+    """What the audit learnt. `complete`: every set of cards (up to `max_cards`) is explained,
+    so `muses` are all the minimal conflicts there are. `conflicts_unminimised`: unsolvable
+    sets a check ran out of time minimising that contain no MUS found (they hide one)."""
+
+    muses: list[int]
+    conflicts_unminimised: list[int]
+    unknown: list[int]
+    solvable: list[int]
+    checks: int
+    seconds: float
+    resumed: int  # facts read back from the log
+    complete: bool
+    stopped: bool  # the time budget ran out
+
+
+Progress = Callable[[dict[str, Any]], None]
+
+
+class Explorer:
+    """Runs MARCO for one deck: the map here, the solver checks in a process pool."""
+
+    def __init__(self, deck: Deck, settings: AuditSettings, cache_dir: Path | None) -> None:
+        self.deck = deck
+        self.settings = settings
+        self.map = CardMap(len(deck.cards), settings.max_cards, settings.seed)
+        self.folder = cache_dir or default_cache_dir()
+        self.log = AuditLog(self.folder, deck)
+        self.unminimised: list[int] = []
+        self.checks = 0
+        self.resumed = 0
+        self.stopped = False
+
+    def replay(self) -> bool:
+        """Apply the log's facts; True when it already holds this run's tower pool."""
+        has_pool = False
+        for record in self.log.read_new():
+            kind = record.get("kind")
+            if kind == "pool":
+                has_pool |= (record["seed"], record["samples"]) == (
+                    self.settings.seed, self.settings.samples)
+                for ids in record["solvable"]:
+                    self.map.add_solvable(self.log.mask(ids))
+            elif kind == UNKNOWN and record["timeout"] < self.settings.timeout:
+                continue  # undecided with less time than this run has: ask again
+            elif kind in (SOLVABLE, UNSOLVABLE, UNKNOWN):
+                self._apply(self._outcome(record))
+            else:
+                continue
+            self.resumed += 1
+        return has_pool
+
+    def _outcome(self, record: dict[str, Any]) -> Outcome:
+        return Outcome(
+            self.log.mask(record["seed"]), record["kind"], self.log.mask(record["cards"]),
+            record.get("minimal", True), [self.log.mask(ids) for ids in record.get("found", [])],
+            note=record.get("note", ""),
+        )
+
+    def _record(self, outcome: Outcome) -> dict[str, Any]:
+        record: dict[str, Any] = {
+            "kind": outcome.kind, "seed": self.log.ids_of(outcome.seed),
+            "cards": self.log.ids_of(outcome.mask), "checks": outcome.checks,
+            "seconds": round(outcome.seconds, 3), "trace": outcome.trace,
+        }
+        if outcome.kind == UNSOLVABLE:
+            record["minimal"] = outcome.minimal
+        if outcome.found:
+            record["found"] = [self.log.ids_of(m) for m in outcome.found]
+        if outcome.kind == UNKNOWN:
+            record["timeout"] = self.settings.timeout
+            record["note"] = outcome.note
+        return record
+
+    def _apply(self, outcome: Outcome) -> None:
+        for mask in outcome.found:
+            self.map.add_solvable(mask)
+        if outcome.kind == SOLVABLE:
+            self.map.add_solvable(outcome.mask)
+        elif outcome.kind == UNSOLVABLE:
+            self.map.add_mus(outcome.mask)  # sound for the map even when not minimal
+            if not outcome.minimal:
+                self.unminimised.append(outcome.mask)
+        else:
+            self.map.add_unknown(outcome.seed)
+
+    def run(self, jobs: int, progress: Progress | None = None) -> Exploration:
+        start = time.monotonic()
+        has_pool = self.replay()
+        say = progress or (lambda _: None)
+        context = get_context("spawn")  # no fork of a process holding Z3 contexts and threads
+        with ProcessPoolExecutor(
+            max_workers=jobs, mp_context=context, initializer=_start_worker,
+            initargs=(self.deck, self.settings.seed, self.settings.timeout, self.folder),
+        ) as executor:
+            try:
+                if not has_pool:
+                    self._sample_pool(executor, say)
+                self._explore(executor, jobs, say, start)
+            except BaseException:
+                _stop(executor)
+                raise
+        return self.result(time.monotonic() - start)
+
+    def _sample_pool(self, executor: ProcessPoolExecutor, say: Progress) -> None:
+        size = self.settings.samples
+        chunks = [(k, min(POOL_CHUNK, size - k * POOL_CHUNK))
+                  for k in range((size + POOL_CHUNK - 1) // POOL_CHUNK)]
+        futures = [executor.submit(_pool_chunk, self.deck, self.settings.seed, k, n)
+                   for k, n in chunks]
+        masks: list[int] = []
+        for future in futures:
+            masks.extend(future.result())
+            say({"phase": "pool", "towers": len(masks), "of": size})
+        for mask in masks:
+            self.map.add_solvable(mask)
+        self.log.append({"kind": "pool", "seed": self.settings.seed, "samples": size,
+                         "solvable": [self.log.ids_of(m) for m in self.map.solvable]})
+
+    def _deal_seeds(self) -> Iterator[int]:
+        """Sampled deals, the levels taken in turn, that nothing known explains."""
+        per_level = [level_deals(self.deck, level, self.settings.deal_seeds, self.settings.seed)
+                     for level in LEVELS]
+        for k in range(max(map(len, per_level))):
+            yield from (deals[k] for deals in per_level if k < len(deals))
+
+    def _explore(
+        self, executor: ProcessPoolExecutor, jobs: int, say: Progress, start: float
+    ) -> None:
+        deals = list(self._deal_seeds())
+        running: dict[Future[Outcome], int] = {}
+        budget = self.settings.budget
+
+        def next_seed() -> int | None:
+            while deals:
+                deal = deals[0]
+                if self.map.explained(deal) or (
+                    self.settings.max_cards is not None
+                    and deal.bit_count() > self.settings.max_cards
+                ):
+                    deals.pop(0)
+                    continue
+                if self.map.held_back(deal):
+                    return None  # wait for the pending answer that may explain it
+                deals.pop(0)
+                self.map.claim(deal)
+                return deal
+            return self.map.seed()
+
+        while True:
+            out_of_time = budget is not None and time.monotonic() - start > budget
+            while len(running) < jobs and not out_of_time:
+                seed = next_seed()
+                if seed is None:
+                    break
+                running[executor.submit(_decide, seed)] = seed
+            if not running:
+                self.stopped = out_of_time
+                return
+            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in sorted(done, key=lambda f: running[f]):
+                seed = running.pop(future)
+                outcome = future.result()
+                self.checks += outcome.checks
+                self._apply(outcome)
+                self.map.settle(seed)
+                self.log.append(self._record(outcome))
+                say({"phase": "explore", "checks": self.checks, "muses": len(self.map.muses),
+                     "solvable": len(self.map.solvable), "unknown": len(self.map.unknown),
+                     "deals_left": len(deals), "seconds": time.monotonic() - start})
+
+    def result(self, seconds: float) -> Exploration:
+        unminimised = set(self.unminimised)
+        muses = [m for m in self.map.muses if m not in unminimised]
+        hiding = [c for c in unminimised if not any(m & ~c == 0 for m in muses)]
+        order = lambda m: (m.bit_count(), members(m))  # noqa: E731
+        return Exploration(
+            muses=sorted(muses, key=order), conflicts_unminimised=sorted(hiding, key=order),
+            unknown=sorted(self.map.unknown, key=order), solvable=list(self.map.solvable),
+            checks=self.checks, seconds=seconds, resumed=self.resumed,
+            complete=self.map.closed and not self.map.unknown and not hiding,
+            stopped=self.stopped,
+        )

@@ -1,0 +1,197 @@
+"""What `tower-print brix audit` tells: the conflicts, the odds of an unsolvable deal, the prices.
+
+Kept apart from the search (`audit`) so that the subset test on deals and the price check can be
+read, tested and reused on their own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from tower_print.brix.audit import AuditSettings, Exploration, level_deals
+from tower_print.brix.deals import LEVELS
+from tower_print.brix.decks import Deck
+from tower_print.brix.difficulty import default_settings, pool, wilson
+from tower_print.brix.marco import members
+from tower_print.brix.pricing import PriceCheck, check_prices
+from tower_print.brix.verify import LATTICE_NOTE
+
+
+class SetIndex:
+    """Fast subset tests of a card set against many known sets (numpy over 64-bit masks when
+    the deck has at most 63 cards; plain integers otherwise)."""
+
+    def __init__(self, sets: Sequence[int], n: int) -> None:
+        self.sets = list(sets)
+        self.array = np.array(self.sets, dtype=np.uint64) if n <= 63 and self.sets else None
+
+    def any_superset_of(self, mask: int) -> bool:
+        if not self.sets:
+            return False
+        if self.array is not None:
+            return bool(np.any(np.uint64(mask) & ~self.array == 0))
+        return any(mask & ~s == 0 for s in self.sets)
+
+    def any_subset_of(self, mask: int) -> bool:
+        if not self.sets:
+            return False
+        if self.array is not None:
+            return bool(np.any(self.array & ~np.uint64(mask) == 0))
+        return any(s & ~mask == 0 for s in self.sets)
+
+
+@dataclass(frozen=True)
+class Odds:
+    """Of `deals` sampled deals of a level, `unsolvable` contain a known conflict and `unknown`
+    could not be told (only when the audit is incomplete). [`low`, `high`]: 95 % interval for
+    the share of unsolvable deals, widened to count every unknown deal as possibly unsolvable."""
+
+    level: str
+    deals: int
+    unsolvable: int
+    unknown: int
+    low: float
+    high: float
+
+    @property
+    def share(self) -> float:
+        return self.unsolvable / self.deals if self.deals else 0.0
+
+
+def deal_odds(deck: Deck, found: Exploration, settings: AuditSettings) -> list[Odds]:
+    """The subset test on `settings.deals` sampled deals per level."""
+    n = len(deck.cards)
+    conflicts = SetIndex([*found.muses, *found.conflicts_unminimised], n)
+    solvable = SetIndex(found.solvable, n)
+    z = default_settings().z
+    out = []
+    for level in LEVELS:
+        bad = unknown = 0
+        deals = level_deals(deck, level, settings.deals, settings.seed)
+        for deal in deals:
+            if conflicts.any_subset_of(deal):
+                bad += 1
+            elif not found.complete and not solvable.any_superset_of(deal):
+                unknown += 1
+        if not deals:  # the deck cannot make this level's points
+            out.append(Odds(level, 0, 0, 0, 0.0, 1.0))
+            continue
+        low, _ = wilson(bad, len(deals), z)
+        _, high = wilson(bad + unknown, len(deals), z)
+        out.append(Odds(level, len(deals), bad, unknown, low, high))
+    return out
+
+
+def card_prices(deck: Deck) -> list[PriceCheck]:
+    """Each card's measured difficulty (the shared reference pool) against its points."""
+    reference = pool(deck.bricks, deck.all_used)
+    return check_prices([c.points for c in deck.cards],
+                        [reference.measure([c.condition]) for c in deck.cards])
+
+
+def _pct(share: float) -> str:
+    return f"{100 * share:.1f} %"
+
+
+def audit_json(
+    deck: Deck, found: Exploration, settings: AuditSettings, odds: Sequence[Odds],
+    prices: Sequence[PriceCheck],
+) -> dict[str, Any]:
+    ids = [c.id for c in deck.cards]
+    texts = {c.id: c.text for c in deck.cards}
+
+    def cards(mask: int) -> list[str]:
+        return [ids[k] for k in members(mask)]
+
+    return {
+        "deck": deck.name,
+        "cards": len(deck.cards),
+        "complete": found.complete,
+        "max_cards": settings.max_cards,
+        "conflicts": [{"cards": cards(m), "texts": [texts[i] for i in cards(m)]}
+                      for m in found.muses],
+        "conflicts_unminimised": [cards(m) for m in found.conflicts_unminimised],
+        "undecided": [cards(m) for m in found.unknown],
+        "odds": {o.level: None if not o.deals else {
+            "deals": o.deals, "unsolvable": o.unsolvable, "unknown": o.unknown,
+            "share": round(o.share, 6), "low": round(o.low, 6), "high": round(o.high, 6),
+        } for o in odds},
+        "card_difficulty": [
+            {"id": c.id, "points": p.points, "share": round(p.difficulty.share, 6),
+             "low": round(p.difficulty.low, 6), "high": round(p.difficulty.high, 6),
+             "price": p.verdict}
+            for c, p in zip(deck.cards, prices, strict=True)
+        ],
+        "checks": found.checks,
+        "facts_resumed": found.resumed,
+        "seconds": round(found.seconds, 1),
+        "note": "unsolvable means: " + LATTICE_NOTE,
+    }
+
+
+def audit_text(
+    deck: Deck, found: Exploration, settings: AuditSettings, odds: Sequence[Odds],
+    prices: Sequence[PriceCheck],
+) -> str:
+    ids = [c.id for c in deck.cards]
+    texts = {c.id: c.text for c in deck.cards}
+    scope = ("every set of cards" if settings.max_cards is None
+             else f"every set of up to {settings.max_cards} cards (the most a deal holds)")
+    lines = [f"audit of deck {deck.name} ({len(deck.cards)} cards), {scope}:"]
+    if found.complete:
+        lines.append(f"  COMPLETE: these {len(found.muses)} minimal conflicts are all there are; "
+                     "a deal is unsolvable exactly when it holds all cards of one of them.")
+    else:
+        why = []
+        if found.unknown:
+            why.append(f"{len(found.unknown)} sets undecided within the time limit")
+        if found.conflicts_unminimised:
+            why.append(f"{len(found.conflicts_unminimised)} conflicts not minimised in time")
+        if found.stopped:
+            why.append("the time budget ran out")
+        elif not why:
+            why.append("the search was stopped")
+        lines.append(f"  INCOMPLETE ({'; '.join(why)}): {len(found.muses)} minimal conflicts "
+                     "found so far; there may be more. Run again to go on.")
+    lines.append(f"  ({found.checks} solver checks this run, {found.resumed} facts read back "
+                 f"from the cache, {found.seconds:.0f} s; unsolvable means: {LATTICE_NOTE})")
+    lines.append("")
+    lines.append(f"minimal conflicts ({len(found.muses)}):")
+    for mask in found.muses:
+        cards = [ids[k] for k in members(mask)]
+        lines.append("  " + " + ".join(cards))
+        lines += [f"      {card}: {texts[card]}" for card in cards]
+    for title, sets in (("conflicts not minimised (a check ran out of time)",
+                         found.conflicts_unminimised),
+                        ("undecided sets (a check ran out of time)", found.unknown)):
+        if sets:
+            lines.append(f"{title}:")
+            lines += ["  " + " ".join(ids[k] for k in members(m)) for m in sets]
+    lines.append("")
+    lines.append(f"odds that a random deal is unsolvable ({settings.deals} deals per level, "
+                 "95 % interval):")
+    for o in odds:
+        if not o.deals:
+            lines.append(f"  {o.level:<7} the deck's cards cannot make this level's points")
+            continue
+        unknown = f", {o.unknown} deals undecided" if o.unknown else ""
+        lines.append(f"  {o.level:<7} {_pct(o.share):>7}  ({_pct(o.low)} - {_pct(o.high)}; "
+                     f"{o.unsolvable} of {o.deals}{unknown})")
+    lines.append("")
+    first = prices[0].difficulty if prices else None
+    pool_size = first.samples if first else 0
+    lines.append(f"cards: share of {pool_size} random standing towers meeting each one "
+                 "(95 % interval) against printed points:")
+    for card, price in zip(deck.cards, prices, strict=True):
+        d = price.difficulty
+        flag = {"ok": "", "too high": "  <- priced too high: measured easier than its points",
+                "too low": "  <- priced too low: measured harder than its points"}[price.verdict]
+        lines.append(f"  {card.id:<5} {price.points} pt {_pct(d.share):>7} "
+                     f"({_pct(d.low)} - {_pct(d.high)}){flag}")
+    wrong = [c.id for c, p in zip(deck.cards, prices, strict=True) if p.verdict != "ok"]
+    lines.append(f"  priced wrong: {', '.join(wrong) if wrong else 'none'}")
+    return "\n".join(lines)
