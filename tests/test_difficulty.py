@@ -80,3 +80,21 @@ def test_bands_come_from_content_and_are_validated(tmp_path) -> None:
 def test_settings_band_rejects_unknown_level() -> None:
     with pytest.raises(ValueError):
         Settings(10, 1, 1.96, (("hard", 0.0),)).band("easy")
+
+
+def test_pool_cache_gives_the_same_towers_and_answers(tmp_path) -> None:
+    deck = shipped_deck("green")
+    cards = [c.condition for c in deck.cards[:3]]
+    fresh = TowerPool(deck.bricks, True, samples=40, seed=9, cache=tmp_path)
+    first = fresh.measure(cards)
+    fresh.save()
+    files = list(tmp_path.glob("pool-*.json"))
+    assert len(files) == 1
+    again = TowerPool(deck.bricks, True, samples=40, seed=9, cache=tmp_path)
+    assert again.towers == fresh.towers
+    assert again._judges is None  # nothing re-evaluated: the masks came from the file
+    assert again.measure(cards) == first
+    # A broken file is ignored and the pool sampled again.
+    files[0].write_text("{not json")
+    broken = TowerPool(deck.bricks, True, samples=40, seed=9, cache=tmp_path)
+    assert broken.towers == fresh.towers and broken.measure(cards) == first

@@ -16,20 +16,41 @@ caller's seed: a set's difficulty is a property of the set, not of the deal it c
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
+import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from tower_print.brix import bricks, evaluate, geometry, language, sampling, statics
 from tower_print.brix.bricks import BrickSet
 from tower_print.brix.evaluate import Evaluator
-from tower_print.brix.language import Condition
+from tower_print.brix.geometry import PlacedBrick
+from tower_print.brix.language import Condition, describe
 from tower_print.brix.sampling import Tower, sample_towers
 from tower_print.content import content_root, load_yaml
+from tower_print.render.scene import write_atomic
 
 LEVEL_NAMES = ("easy", "medium", "hard")
+POOL_FORMAT = 1
+_JUDGING_CODE = (bricks, evaluate, geometry, language, sampling, statics)
+"""Modules whose source decides which towers are drawn and what they meet: part of the
+cache key, so an edit to any of them makes the cached pools stale."""
+CACHE_ENV = "TOWER_PRINT_CACHE"
+
+
+def cache_folder() -> Path | None:
+    """Where pools are kept between runs: $TOWER_PRINT_CACHE (empty: no cache), else
+    $XDG_CACHE_HOME/tower-print, else ~/.cache/tower-print."""
+    chosen = os.environ.get(CACHE_ENV)
+    if chosen is not None:
+        return Path(chosen) if chosen else None
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "tower-print"
 
 
 @dataclass(frozen=True)
@@ -135,47 +156,123 @@ def wilson(hits: int, samples: int, z: float) -> tuple[float, float]:
 
 class TowerPool:
     """A seeded pool of random standing towers for one brick set and rule, and each
-    condition's verdict on it as a bit mask (bit k: tower k meets it)."""
+    condition's verdict on it as a bit mask (bit k: tower k meets it).
+
+    With a `cache` folder the towers and masks are kept on disk between runs (sampling 1000
+    towers takes seconds, reading them back milliseconds), under a name made from everything
+    they depend on: the brick set, rule, size, seed and the source of the code that samples
+    and judges towers. A stale or unreadable file is ignored and written again."""
 
     def __init__(
         self, brick_set: BrickSet, all_used: bool, samples: int, seed: int,
-        settings: Settings | None = None,
+        settings: Settings | None = None, cache: Path | None = None,
     ) -> None:
         self.brick_set = brick_set
         self.all_used = all_used
         self.settings = settings or default_settings()
-        self.towers: list[Tower] = sample_towers(brick_set, all_used, samples, seed=seed)
-        self._judges = [Evaluator(t, brick_set) for t in self.towers]
         self._masks: dict[Condition, int] = {}
+        self._stored: dict[str, int] = {}
+        self._file = None if cache is None else cache / f"pool-{self._key(samples, seed)}.json"
+        self.towers: list[Tower] = self._read() or sample_towers(
+            brick_set, all_used, samples, seed=seed)
+        self._judges: list[Evaluator] | None = None
+        self._saved = len(self._stored)
         self.everyone = (1 << len(self.towers)) - 1
+
+    def _key(self, samples: int, seed: int) -> str:
+        digest = hashlib.sha256(repr((
+            POOL_FORMAT, self.brick_set.unit_mm, self.brick_set.length, self.brick_set.width,
+            self.brick_set.thickness, self.brick_set.stability_margin,
+            sorted(self.brick_set.colors), self.brick_set.bricks, self.all_used, samples, seed,
+        )).encode())
+        for module in _JUDGING_CODE:
+            digest.update(Path(module.__file__ or "").read_bytes())
+        return digest.hexdigest()[:24]
+
+    def _read(self) -> list[Tower] | None:
+        if self._file is None or not self._file.is_file():
+            return None
+        try:
+            data = json.loads(self._file.read_text(encoding="utf-8"))
+            towers = [tuple(PlacedBrick(*b) for b in tower) for tower in data["towers"]]
+            self._stored = {text: int(bits, 16) for text, bits in data["masks"].items()}
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+        return towers
+
+    def save(self) -> None:
+        """Write the towers and every mask known so far to the cache (when there is one and
+        something new was learnt); a cache that cannot be written is only skipped."""
+        for condition, bits in self._masks.items():
+            self._stored[describe(condition)] = bits
+        if self._file is None or len(self._stored) == self._saved:
+            return
+        data = {"towers": [[list(astuple(b)) for b in t] for t in self.towers],
+                "masks": {text: format(bits, "x") for text, bits in sorted(self._stored.items())}}
+        try:
+            self._file.parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(self._file, json.dumps(data, separators=(",", ":")).encode("utf-8"))
+        except OSError:
+            return
+        self._saved = len(self._stored)
 
     def mask(self, condition: Condition) -> int:
         if condition not in self._masks:
-            bits = 0
-            for k, judge in enumerate(self._judges):
-                if judge.condition(condition):
-                    bits |= 1 << k
-            self._masks[condition] = bits
+            stored = self._stored.get(describe(condition))
+            if stored is None:
+                if self._judges is None:
+                    self._judges = [Evaluator(t, self.brick_set) for t in self.towers]
+                stored = 0
+                for k, judge in enumerate(self._judges):
+                    if judge.condition(condition):
+                        stored |= 1 << k
+            self._masks[condition] = stored
         return self._masks[condition]
 
-    def meeting(self, conditions: Sequence[Condition]) -> int:
-        """Bit mask of the pool towers that meet every one of `conditions`."""
+    def meeting(
+        self, conditions: Sequence[Condition], required: Sequence[Condition] = (),
+        may_drop: int = 0,
+    ) -> int:
+        """Bit mask of the pool towers that meet every one of `required` and all of
+        `conditions` but at most `may_drop` (0 or 1; a challenge lets the table set one card
+        aside)."""
+        if may_drop not in (0, 1):
+            raise ValueError("at most one card may be set aside")
         bits = self.everyone
-        for condition in conditions:
+        for condition in required:
             bits &= self.mask(condition)
-            if not bits:
-                break
-        return bits
+        masks = [self.mask(c) for c in conditions]
+        if not may_drop or not masks:
+            for mask in masks:
+                bits &= mask
+            return bits
+        # All but one: for each card, the AND of the others (prefix and suffix products).
+        prefix = [self.everyone]
+        for mask in masks:
+            prefix.append(prefix[-1] & mask)
+        suffix = self.everyone
+        some_drop = 0
+        for k in range(len(masks) - 1, -1, -1):
+            some_drop |= prefix[k] & suffix
+            suffix &= masks[k]
+        return bits & some_drop
 
-    def witness(self, conditions: Sequence[Condition]) -> Tower | None:
-        """The first pool tower meeting every condition (a ready proof of solvability), or None."""
-        bits = self.meeting(conditions)
+    def witness(
+        self, conditions: Sequence[Condition], required: Sequence[Condition] = (),
+        may_drop: int = 0,
+    ) -> Tower | None:
+        """The first pool tower meeting the conditions as `meeting` reads them (a ready proof
+        of solvability), or None."""
+        bits = self.meeting(conditions, required, may_drop)
         if not bits:
             return None
         return self.towers[(bits & -bits).bit_length() - 1]
 
-    def measure(self, conditions: Sequence[Condition]) -> Difficulty:
-        hits = self.meeting(conditions).bit_count()
+    def measure(
+        self, conditions: Sequence[Condition], required: Sequence[Condition] = (),
+        may_drop: int = 0,
+    ) -> Difficulty:
+        hits = self.meeting(conditions, required, may_drop).bit_count()
         samples = len(self.towers)
         low, high = wilson(hits, samples, self.settings.z)
         share = hits / samples
@@ -199,14 +296,19 @@ def pool(
         all_used, seed, samples,
     )
     if key not in _POOLS:
-        _POOLS[key] = TowerPool(brick_set, all_used, samples, seed, settings)
+        _POOLS[key] = TowerPool(brick_set, all_used, samples, seed, settings, cache_folder())
     return _POOLS[key]
 
 
 def measure(
     conditions: Sequence[Condition], brick_set: BrickSet, all_used: bool,
-    seed: int | None = None, samples: int | None = None,
+    seed: int | None = None, samples: int | None = None, *,
+    required: Sequence[Condition] = (), may_drop: int = 0,
 ) -> Difficulty:
     """Measured difficulty of a card set (see the module docstring). The pool is shared within
-    the process, so measuring many sets of one deck pays for the sampling once."""
-    return pool(brick_set, all_used, seed, samples).measure(conditions)
+    the process, so measuring many sets of one deck pays for the sampling once. `required`:
+    conditions besides the cards (a challenge's); `may_drop`: cards that may go unmet (0 or 1)."""
+    shared = pool(brick_set, all_used, seed, samples)
+    found = shared.measure(conditions, required, may_drop)
+    shared.save()
+    return found
