@@ -24,6 +24,7 @@ from tower_print.brix.language import (
     Quantified,
     Related,
     Selector,
+    Symmetric,
 )
 
 RELATION_TESTS = {
@@ -88,6 +89,8 @@ class Evaluator:
                 "exactly": abs(top - target), "more than": max(0, target + 1 - top),
                 "fewer than": max(0, top - target + 1),
             }[clause.quant.kind]
+        if isinstance(clause, Symmetric):
+            return g.mirror_misfits(self.bricks)
         raise TypeError(f"unknown clause {clause!r}")
 
     def select(self, selector: Selector, exclude: PlacedBrick | None = None) -> list[PlacedBrick]:

@@ -99,6 +99,29 @@ def height(bricks: tuple[PlacedBrick, ...]) -> int:
     return max((b.top for b in bricks), default=0)
 
 
+def mirrored(brick: PlacedBrick, axis: int, plane2: int) -> tuple[int, ...]:
+    """The box of `brick` reflected in the upright plane at `plane2` / 2 across `axis` (0: x,
+    1: y), as (x, y, z, dx, dy, dz): colour and name do not matter to a mirror image."""
+    box = [brick.x, brick.y, brick.z, brick.dx, brick.dy, brick.dz]
+    box[axis] = plane2 - box[axis] - box[axis + 3]
+    return tuple(box)
+
+
+def mirror_misfits(bricks: tuple[PlacedBrick, ...]) -> int:
+    """How many bricks have no brick at their mirror image, for the better of the two upright
+    mirror planes square to the axes (each through the middle of the tower's extent along its
+    axis, the only place a mirror plane of the whole tower can be). 0: mirror symmetric."""
+    if not bricks:
+        return 0
+    boxes = {(b.x, b.y, b.z, b.dx, b.dy, b.dz) for b in bricks}
+    misfits = []
+    for axis in (0, 1):
+        low = min(b.span(axis)[0] for b in bricks)
+        high = max(b.span(axis)[1] for b in bricks)
+        misfits.append(sum(1 for b in bricks if mirrored(b, axis, low + high) not in boxes))
+    return min(misfits)
+
+
 def normalized(bricks: tuple[PlacedBrick, ...]) -> tuple[PlacedBrick, ...]:
     """Shift the tower so its smallest x and y are 0 (towers are equal up to translation)."""
     mx = min(b.x for b in bricks)

@@ -118,7 +118,14 @@ class Height:
     unit: str  # one of HEIGHT_UNITS
 
 
-Clause = Quantified | Count | Compare | Height
+@dataclass(frozen=True)
+class Symmetric:
+    """The tower has mirror symmetry: reflected in some upright plane square to the table's
+    axes it is the same set of boxes (colours do not matter), as the "masterpiece" challenge
+    asks. A plane at 45 degrees is not considered: the lattice model keeps bricks square."""
+
+
+Clause = Quantified | Count | Compare | Height | Symmetric
 
 
 @dataclass(frozen=True)
@@ -210,7 +217,13 @@ class _Parser:
                 return Compare(left, op, self.selector())
             quant = self.quant(allow_every=False)
             return Count(quant, self.selector())
+        if self.accept("the tower has mirror symmetry"):
+            return Symmetric()
         if self.accept("the tower is"):
+            if self.accept("mirror symmetric", "symmetric"):
+                return Symmetric()
+            if not self.at("at") and self.peek() not in ("exactly", "more", "fewer"):
+                raise self.fail("'mirror symmetric', 'at least N', 'at most N' or 'exactly N'")
             quant = self.quant(allow_every=False)
             unit = self.expect(*HEIGHT_UNITS, "upright brick", "flat brick")
             self.expect("tall", "high")
@@ -403,4 +416,6 @@ def _clause(clause: Clause) -> str:
         if clause.op == "as many":
             return f"there are as many {left} as {right}"
         return f"there are {clause.op} {left} than {right}"
+    if isinstance(clause, Symmetric):
+        return "the tower is mirror symmetric"
     return f"the tower is {_quant(clause.quant)} {clause.unit} tall"

@@ -41,6 +41,7 @@ from tower_print.brix.language import (
     Quantified,
     Related,
     Selector,
+    Symmetric,
 )
 
 BoolRef = z3.BoolRef
@@ -419,7 +420,37 @@ class TowerModel:
                                       for i in everyone]),
                 "exactly": z3.And(z3.Or(tops), z3.And(below)),
             }[clause.quant.kind]
+        if isinstance(clause, Symmetric):
+            return z3.Or(self.mirror_symmetric(0), self.mirror_symmetric(1))
         raise TypeError(f"unknown clause {clause!r}")
+
+    def mirror_symmetric(self, axis: int) -> BoolRef:
+        """The tower is its own mirror image in the upright plane across `axis` (0: x, 1: y)
+        through the middle of its extent: every used brick has a used brick (maybe itself) at
+        its reflected box. No two bricks overlap, so this pairing is one to one; colours do not
+        matter. The tower's smallest x and y are 0 (see the module docstring), so twice the
+        plane's position is the largest far edge along `axis`: defined, not guessed, so the
+        formula has the evaluator's truth value on every tower."""
+        def make() -> BoolRef:
+            plane = z3.Int(f"mirror_plane{axis}", self.ctx)
+            lows = (self.x, self.y, self.z)
+            extents = (self.dx, self.dy, self.dz)
+            ends = [lows[axis][i] + extents[axis][i] for i in range(self.n)]
+            self.solver.add(z3.Or([z3.And(self.used[i], plane == ends[i])
+                                   for i in range(self.n)]))
+            self.solver.add(z3.And([z3.Implies(self.used[i], plane >= ends[i])
+                                    for i in range(self.n)]))
+            images = []
+            for i in range(self.n):
+                partners = []
+                for j in range(self.n):
+                    same = [extents[k][j] == extents[k][i] for k in range(3)]
+                    same += [lows[k][j] == lows[k][i] for k in range(3) if k != axis]
+                    reflected = lows[axis][j] == plane - lows[axis][i] - extents[axis][i]
+                    partners.append(z3.And(self.used[j], reflected, *same))
+                images.append(z3.Implies(self.used[i], z3.Or(partners)))
+            return z3.And(images)
+        return self._named(("mirror", axis), make)
 
     def selected(self, i: int, selector: Selector, exclude: int | None = None) -> BoolRef:
         if i == exclude:

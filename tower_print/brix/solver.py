@@ -62,8 +62,12 @@ class TowerSolver:
         self, brick_set: BrickSet, all_used: bool, seed: int = 0,
         hint_work: int = HINT_WORK, hints: str = "nested+compact,nested",
         search_steps: int = SEARCH_STEPS, repair_steps: int = REPAIR_STEPS,
+        work: int = 0,
     ) -> None:
         self.hint_work = hint_work
+        # Z3 work units (rlimit) one question may use in all, 0 for no limit but the time: a
+        # budget that, unlike seconds, runs out at the same point on every machine.
+        self.work = work
         self.seed = seed
         self.brick_set = brick_set
         self.all_used = all_used
@@ -142,7 +146,7 @@ class TowerSolver:
         # search to towers that are usually found fast. A hint is dropped when its budget is
         # spent or it takes part in a contradiction; only then can "unsolvable" be concluded.
         hints = list(self.hints)
-        spent = 0
+        spent = used = 0
         while True:
             if hints and spent >= self.hint_work:
                 hints.pop(0)
@@ -151,10 +155,16 @@ class TowerSolver:
             if remaining <= 0 or stop.is_set():
                 return UNKNOWN, None, ()
             solver.set("timeout", max(1, int(remaining * 1000)))
-            solver.set("rlimit", self.hint_work - spent if hints else 0)
+            limit = self.hint_work - spent if hints else 0
+            if self.work:
+                if used >= self.work:
+                    return UNKNOWN, None, ()
+                limit = min(limit, self.work - used) if limit else self.work - used
+            solver.set("rlimit", limit)
             before = _work_done(solver)
             answer = solver.check(*literals, *(hints[0] if hints else ()))
             spent += _work_done(solver) - before
+            used += _work_done(solver) - before
             if answer == z3.unknown:
                 if hints and time.monotonic() < deadline and not stop.is_set():
                     hints.pop(0)

@@ -10,7 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from tower_print.brix.bricks import BrickSet
+from tower_print.brix.challenges import Challenge, RoundVerdict, challenge_items
 from tower_print.brix.decks import DECK_NAMES, Deck, load_deck, shipped_deck
+from tower_print.brix.difficulty import Difficulty
 from tower_print.brix.geometry import PlacedBrick
 from tower_print.brix.language import ConditionSyntaxError, parse
 from tower_print.brix.solver import SOLVABLE, UNSOLVABLE, Labeled, Verdict
@@ -111,3 +113,40 @@ def verdict_text(verdict: Verdict, items: Sequence[Labeled], deck: Deck) -> str:
         lines.append(f"  {LATTICE_NOTE}")
         return "\n".join(lines)
     return f"unknown: {labels}: no answer within the time limit ({took}); try a longer --timeout"
+
+
+def challenges_json(challenges: Sequence[Challenge]) -> list[dict[str, Any]]:
+    return [{"name": c.name, "text": c.text, "condition": c.source, "may_drop": c.drop}
+            for c in challenges]
+
+
+def round_json(
+    decided: RoundVerdict, cards: Sequence[Labeled], challenges: Sequence[Challenge],
+    deck: Deck, difficulty: Difficulty | None,
+) -> dict[str, Any]:
+    """`verdict_json` (same keys) plus "challenges", "dropped" (the card set aside, or null),
+    "notes" and "difficulty" (null when not measured)."""
+    out = verdict_json(decided.verdict, cards, deck)
+    out["challenges"] = challenges_json(challenges)
+    out["dropped"] = decided.dropped
+    out["notes"] = list(decided.notes)
+    out["difficulty"] = None if difficulty is None else difficulty.as_json()
+    return out
+
+
+def round_text(
+    decided: RoundVerdict, cards: Sequence[Labeled], challenges: Sequence[Challenge],
+    deck: Deck, difficulty: Difficulty | None,
+) -> str:
+    """`verdict_text` for the cards and challenges, then the card set aside, notes and the
+    measured difficulty."""
+    lines = [verdict_text(decided.verdict, [*cards, *challenge_items(challenges)], deck)]
+    for challenge in challenges:
+        lines.append(f"  challenge {challenge.name}: {challenge.text}")
+    if decided.dropped is not None:
+        text = next(c.text for c in cards if c.label == decided.dropped)
+        lines.append(f"  set aside (the challenge allows one): {decided.dropped}: {text}")
+    lines += [f"  note: {note}" for note in decided.notes]
+    if difficulty is not None:
+        lines.append(f"  {difficulty.text()}")
+    return "\n".join(lines)
