@@ -39,44 +39,128 @@ def reports_user_errors(command: F) -> F:
     return run  # type: ignore[return-value]
 
 
-@brix.command("verify")
+def _challenge_epilog() -> str:
+    """The challenges for --help: modelled ones by name, the physical ones with the reason."""
+    from tower_print.brix.bricks import default_bricks
+    from tower_print.brix.challenges import default_challenges
+
+    try:
+        known = default_challenges(default_bricks().color_names)
+    except UserError as error:
+        return f"Challenges: see content/brix/challenges.yaml ({error})."
+    modelled = ", ".join(c.name for c in known.modelled)
+    skipped = "; ".join(f"{name} ({why})" for name, why in known.not_modelled)
+    return (f"Challenges (--challenge, repeatable): {modelled}. Not modelled, because a tower "
+            f"model cannot judge them: {skipped}.")
+
+
+ChallengeOption = Annotated[list[str] | None, typer.Option(
+    "--challenge", help="A rulebook challenge the round must also meet (repeatable; the list "
+    "is at the end of this help).")]
+
+
+@brix.command("verify", epilog=_challenge_epilog())
 @reports_user_errors
 def brix_verify(
     cards: Annotated[list[str] | None, typer.Argument(help="Card ids, e.g. G03 G17.")] = None,
     condition: Annotated[list[str] | None, typer.Option(
         "--condition", "-c", help="A condition in the condition language (repeatable).")] = None,
     deck: Annotated[str, typer.Option(help="green, pink, or a deck .yaml file.")] = "green",
+    challenge: ChallengeOption = None,
     timeout: Annotated[float, typer.Option(min=0.1, help="Seconds before 'unknown'.")] = 60.0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the verdict as JSON.")] = False,
     svg: Annotated[Path | None, typer.Option(help="Draw the witness tower to this SVG.")] = None,
     seed: Annotated[int, typer.Option(help="Z3 random seed.")] = 0,
 ) -> None:
     """Can one tower meet all these cards? Exit 0 solvable (with a checked tower), 1 unsolvable
-    (with the cards that contradict), 3 unknown (time limit), 2 bad input."""
+    (with the cards that contradict), 3 unknown (time limit), 2 bad input. Also prints the
+    measured difficulty: the share of random standing towers that meet every card."""
+    from tower_print.brix.challenges import decide, default_challenges
+    from tower_print.brix.difficulty import measure
     from tower_print.brix.sketch import tower_scene
     from tower_print.brix.solver import TowerSolver
     from tower_print.brix.verify import (
         EXIT_CODES,
         conditions_to_check,
         open_deck,
-        verdict_json,
-        verdict_text,
+        round_json,
+        round_text,
     )
     from tower_print.render.svg import write_svg
 
     chosen = open_deck(deck)
     items = conditions_to_check(chosen, cards or [], condition or [])
+    challenges = default_challenges(chosen.bricks.color_names).pick(challenge or [])
     if svg is not None and not svg.parent.is_dir():
         raise UserError(f"--svg: folder {svg.parent} does not exist")
-    verdict = TowerSolver(chosen.bricks, chosen.all_used, seed=seed).verify(items, timeout)
+    decided = decide(TowerSolver(chosen.bricks, chosen.all_used, seed=seed), items, challenges,
+                     timeout)
+    difficulty = measure([it.condition for it in items], chosen.bricks, chosen.all_used,
+                         required=[c.condition for c in challenges if c.condition],
+                         may_drop=max((c.drop for c in challenges), default=0))
     if as_json:
-        typer.echo(json.dumps(verdict_json(verdict, items, chosen), indent=2))
+        typer.echo(json.dumps(round_json(decided, items, challenges, chosen, difficulty),
+                              indent=2))
     else:
-        typer.echo(verdict_text(verdict, items, chosen))
-    if svg is not None and verdict.tower is not None:
-        colors = chosen.bricks.colors
-        write_svg(tower_scene(verdict.tower, colors, chosen.bricks.unit_mm), svg)
-    raise typer.Exit(EXIT_CODES[verdict.status])
+        typer.echo(round_text(decided, items, challenges, chosen, difficulty))
+    tower = decided.verdict.tower
+    if svg is not None and tower is not None:
+        write_svg(tower_scene(tower, chosen.bricks.colors, chosen.bricks.unit_mm), svg)
+    raise typer.Exit(EXIT_CODES[decided.status])
+
+
+@brix.command("deal", epilog=_challenge_epilog())
+@reports_user_errors
+def brix_deal(
+    deck: Annotated[str, typer.Option(help="green, pink, or a deck .yaml file.")] = "green",
+    level: Annotated[str, typer.Option(
+        help="easy (8-12 points), medium (13-19), hard (20-24), a number of points, or "
+             "measured:easy|medium|hard (any points, kept when the measured difficulty is in "
+             "that band). With --challenge, easy/medium/hard are exactly 12/15/18 points.")]
+    = "medium",
+    players: Annotated[int, typer.Option(help="Players at the table (1-6).")] = 4,
+    rounds: Annotated[int, typer.Option(help="Rounds to deal.")] = 3,
+    seed: Annotated[int, typer.Option(help="Same seed, same deal.")] = 0,
+    challenge: ChallengeOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the deal as JSON.")] = False,
+    pdf: Annotated[Path | None, typer.Option(
+        help="Write round packets (cards by player) and answer pages to this PDF.")] = None,
+    paper: Annotated[str, typer.Option(help="a4 or letter (for --pdf).")] = "a4",
+    timeout: Annotated[float, typer.Option(
+        min=0.1, help="Seconds one solver question may take; an undecided card is put back.")]
+    = 10.0,
+    templates: Annotated[Path | None, typer.Option(
+        help="Folder of your own templates, used before the shipped ones (for --pdf).")] = None,
+) -> None:
+    """Deal rounds that are certain to be buildable: cards drawn by points as the rulebook
+    does, divided among the players, every round with a tower that meets it (checked
+    independently). A card that would make a round unsolvable, or that the solver cannot
+    decide in time, is put back and another drawn; the output says how many."""
+    from tower_print.brix.challenges import default_challenges
+    from tower_print.brix.deal_print import deal_pdf
+    from tower_print.brix.deals import deal, deal_json, deal_text, parse_level
+    from tower_print.brix.verify import open_deck
+    from tower_print.render.scene import write_atomic
+    from tower_print.render.settings import default_settings
+
+    chosen = open_deck(deck)
+    catalogue = default_challenges(chosen.bricks.color_names)
+    challenges = catalogue.pick(challenge or [])
+    wanted = parse_level(level, catalogue.totals if challenges else None)
+    if pdf is not None:
+        if not pdf.parent.is_dir():
+            raise UserError(f"--pdf: folder {pdf.parent} does not exist")
+        default_settings().paper(paper)  # a wrong --paper stops before the dealing
+    result = deal(chosen, wanted, players, rounds, seed, challenges, timeout,
+                  progress=lambda line: typer.echo(line, err=True))
+    data = deal_pdf(result, paper.lower(), None, templates) if pdf is not None else None
+    if as_json:
+        typer.echo(json.dumps(deal_json(result), indent=2))
+    else:
+        typer.echo(deal_text(result))
+    if pdf is not None and data is not None:
+        write_atomic(pdf, data)
+        typer.echo(f"round packets and answers written to {pdf}", err=True)
 
 
 DeckChoice = Annotated[str, typer.Option(help="green, pink or all.")]

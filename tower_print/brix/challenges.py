@@ -9,7 +9,8 @@ unsolvable with conflict C, setting aside a card outside C leaves C in place, so
 of C need trying, each by one more solver call.
 
 The challenges, their conditions and the ones a tower model cannot judge are content
-(`content/brix/challenges.yaml`).
+(`content/brix/challenges.yaml`). The solver and evaluator are imported where they are used,
+so that reading the list (for `--help`) does not load Z3 and SciPy.
 """
 
 from __future__ import annotations
@@ -19,13 +20,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from tower_print.brix.bricks import BrickSet
-from tower_print.brix.evaluate import Evaluator
 from tower_print.brix.language import Condition, parse
-from tower_print.brix.sampling import Tower
-from tower_print.brix.solver import SOLVABLE, UNKNOWN, UNSOLVABLE, Labeled, TowerSolver, Verdict
 from tower_print.content import UserError, content_root, load_yaml
+
+if TYPE_CHECKING:
+    from tower_print.brix.bricks import BrickSet
+    from tower_print.brix.sampling import Tower
+    from tower_print.brix.solver import Labeled, TowerSolver, Verdict
 
 
 @dataclass(frozen=True)
@@ -38,6 +41,7 @@ class Challenge:
 
     def item(self) -> Labeled | None:
         """The challenge as one more condition for the solver, labelled with its name."""
+        from tower_print.brix.solver import Labeled
         if self.condition is None:
             return None
         return Labeled(self.name, self.text, self.condition)
@@ -127,6 +131,7 @@ class RoundVerdict:
 def ask(solver: TowerSolver, items: Sequence[Labeled], timeout: float, minimise: bool) -> Verdict:
     """The solver's verdict; without `minimise`, an "unsolvable" carries Z3's first core (a
     real contradiction, maybe not minimal) and skips the extra calls that shrink it."""
+    from tower_print.brix.solver import UNSOLVABLE, Verdict
     if minimise:
         return solver.verify(items, timeout)
     start = time.monotonic()
@@ -144,6 +149,7 @@ def decide(
     drop? With a drop, "solvable" may name the card set aside; "unsolvable" means every card
     set aside still leaves a contradiction (the conflict shown is the full round's).
     `minimise`: shrink the conflict to a minimal one (see `ask`)."""
+    from tower_print.brix.solver import SOLVABLE, UNKNOWN, UNSOLVABLE
     start = time.monotonic()
     extra = challenge_items(challenges)
     full = ask(solver, [*cards, *extra], timeout, minimise)
@@ -180,6 +186,8 @@ def unmet_cards(
 ) -> list[str] | None:
     """Labels of the `cards` the tower does not meet, or None when it misses a `required`
     condition (a challenge's, which can never be set aside)."""
+    from tower_print.brix.evaluate import Evaluator
+
     judge = Evaluator(tower, brick_set)
     if not all(judge.condition(item.condition) for item in required):
         return None
