@@ -107,13 +107,14 @@ def test_drop_one_rounds_may_leave_one_card_unmet() -> None:
     assert unmet == ([r.dropped] if r.dropped else [])
 
 
-@pytest.mark.parametrize("band", ["easy", "hard"])
-def test_measured_levels_keep_rounds_in_their_band(band: str) -> None:
-    result = deal(PINK, parse_level(f"measured:{band}"), 2, rounds=1, seed=4, timeout=5)
+@pytest.mark.parametrize(("deck", "band"), [(PINK, "easy"), (GREEN, "easy"), (PINK, "hard"),
+                                           (GREEN, "medium")])
+def test_measured_levels_keep_rounds_in_their_band(deck: Deck, band: str) -> None:
+    result = deal(deck, parse_level(f"measured:{band}"), 2, rounds=2, seed=3, timeout=5)
     assert_every_round_is_buildable(result)
     low, high = difficulty_settings().band(band)
-    measured = result.rounds[0].difficulty
-    assert measured.level == band and low <= measured.share < high
+    for r in result.rounds:
+        assert r.difficulty.level == band and low <= r.difficulty.share < high
 
 
 def test_levels_and_hands() -> None:

@@ -266,7 +266,7 @@ class Dealer:
                 left = total - sum(c.points for c in kept)
                 fitting = fitting_points(left, piles.available())
                 if misses >= BACKTRACK_AFTER or not fitting:
-                    if not kept:
+                    if not kept or self._complete(kept, level, band):
                         break
                     put_back.append(kept.pop())  # this card leaves too little room: undo it
                     towers.pop()
@@ -283,7 +283,8 @@ class Dealer:
                 misses += 1
             piles.discard(put_back)
             piles.discard(kept)
-            if kept and sum(c.points for c in kept) == total:
+            if kept and (sum(c.points for c in kept) == total
+                         or self._complete(kept, level, band)):
                 measured = self.measure(kept)
                 if band is None or measured.share < band[1]:
                     return self._finish(number, kept, towers[-1], measured, players, counts,
@@ -291,6 +292,15 @@ class Dealer:
         raise UserError(
             f"--level {level.name}: no buildable round of deck {self.deck.name} found in "
             f"{REDEALS} tries" + (" with these challenges" if self.challenges else ""))
+
+    def _complete(self, kept: list[Card], level: Level, band: tuple[float, float] | None,
+                  ) -> bool:
+        """A measured level's round may end short of its drawn total, once it has the level's
+        least points and its measured share is in the band: no further card keeps it there
+        (for measured:easy, most rounds end so, with few cards that leave room)."""
+        if band is None or sum(c.points for c in kept) < level.low:
+            return False
+        return band[0] <= self.measure(kept).share < band[1]
 
     def _reason_to_put_back(
         self, cards: list[Card], towers: list[Tower], band: tuple[float, float] | None,
