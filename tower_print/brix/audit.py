@@ -48,12 +48,15 @@ from tower_print.brix.evaluate import Evaluator
 from tower_print.brix.marco import CardMap, mask_of, members
 from tower_print.brix.sampling import Tower, sample_towers
 from tower_print.brix.solver import SOLVABLE, UNKNOWN, UNSOLVABLE, Labeled, TowerSolver
+from tower_print.brix.z3_threads import gc_paused
 
 LOG_FORMAT = 1
 DECIDING_MODULES = ("model", "solver", "statics", "evaluate", "checker", "geometry", "language")
 """Modules whose code decides what is solvable: a change to any of them voids cached facts."""
 POOL_CHUNK = 250
 """Towers per sampling task: the pool is the same whatever the number of processes."""
+TIME_LIMIT = "no answer within"
+"""How the note of an "unknown" that ran out of time starts (other unknowns are retried)."""
 
 
 @dataclass(frozen=True)
@@ -228,7 +231,8 @@ class SeedDecider:
     def _check(self, mask: int) -> tuple[str, int, str]:
         items = [self.items[k] for k in members(mask)]
         try:
-            status, tower, core = self.solver.check(items, time.monotonic() + self.timeout)
+            with gc_paused():
+                status, tower, core = self.solver.check(items, time.monotonic() + self.timeout)
         except WitnessRejected as error:  # a solver bug: never trusted, reported as undecided
             return UNKNOWN, mask, str(error)
         if status == SOLVABLE and tower is not None:
@@ -237,7 +241,7 @@ class SeedDecider:
             labels = {item.label for item in core}
             return UNSOLVABLE, mask_of(k for k in members(mask)
                                        if self.items[k].label in labels), ""
-        return UNKNOWN, mask, f"no answer within {self.timeout:g} s"
+        return UNKNOWN, mask, f"{TIME_LIMIT} {self.timeout:g} s"
 
     def decide(self, seed: int) -> Outcome:
         start = time.monotonic()
@@ -370,8 +374,9 @@ class Explorer:
                     self.settings.seed, self.settings.samples)
                 for ids in record["solvable"]:
                     self.map.add_solvable(self.log.mask(ids))
-            elif kind == UNKNOWN and record["timeout"] < self.settings.timeout:
-                continue  # undecided with less time than this run has: ask again
+            elif kind == UNKNOWN and (record["timeout"] < self.settings.timeout
+                                      or not record["note"].startswith(TIME_LIMIT)):
+                continue  # undecided with less time than this run has, or by a fault: ask again
             elif kind in (SOLVABLE, UNSOLVABLE, UNKNOWN):
                 self._apply(self._outcome(record))
             else:
