@@ -163,17 +163,25 @@ def brix_deal(
         typer.echo(f"round packets and answers written to {pdf}", err=True)
 
 
-DeckChoice = Annotated[str, typer.Option(help="green, pink or all.")]
+DeckChoice = Annotated[str, typer.Option(
+    help="green, pink, all, or a deck .yaml file (its example towers beside it, in "
+         "NAME.examples.yaml).")]
 
 
 def _deck_names(deck: str) -> list[str]:
+    """Shipped deck names, or the one deck file given (checked to exist)."""
     from tower_print.brix.decks import DECK_NAMES
 
     if deck == "all":
         return list(DECK_NAMES)
-    if deck not in DECK_NAMES:
-        raise UserError(f"--deck: unknown deck '{deck}' (expected {', '.join(DECK_NAMES)} or all)")
-    return [deck]
+    if deck in DECK_NAMES:
+        return [deck]
+    if Path(deck).suffix in (".yaml", ".yml"):
+        if not Path(deck).is_file():
+            raise UserError(f"--deck: deck file {deck} not found")
+        return [deck]
+    raise UserError(f"--deck: unknown deck '{deck}' (expected {', '.join(DECK_NAMES)}, all "
+                    "or a .yaml file)")
 
 
 @brix.command("examples")
@@ -187,15 +195,16 @@ def brix_examples(
         min=0.1, help="Seconds the solver may take for a card no sample meets.")] = 60.0,
 ) -> None:
     """Find an example tower for every card (drawn on the card faces) and store it in
-    content/brix/examples/DECK.yaml. Run it after editing a deck or the bricks."""
-    from tower_print.brix.decks import shipped_deck
+    content/brix/examples/DECK.yaml (for a deck file: beside it, in NAME.examples.yaml). Run it
+    after editing a deck or the bricks."""
     from tower_print.brix.examples import find_examples, write_examples
+    from tower_print.brix.printables import deck_source
 
     for name in _deck_names(deck):
-        chosen = shipped_deck(name)
-        towers = find_examples(chosen, seed, samples, timeout,
+        source = deck_source(name)
+        towers = find_examples(source.deck, seed, samples, timeout,
                                progress=lambda line, n=name: typer.echo(f"{n}: {line}", err=True))
-        path = write_examples(chosen, towers, seed, samples)
+        path = write_examples(source.deck, towers, seed, samples, source.examples, source.ref)
         typer.echo(f"{name}: {len(towers)} example towers written to {path}")
 
 
@@ -315,6 +324,54 @@ def _audit_progress() -> Iterator[Callable[[dict[str, Any]], None]]:
                 f"{state['deals_left']}"))
 
         yield show
+
+
+@brix.command("generate")
+@reports_user_errors
+def brix_generate(
+    out: Annotated[Path, typer.Option(help="The deck file to write (.yaml); its example "
+                                           "towers go beside it, in NAME.examples.yaml.")],
+    cards: Annotated[int, typer.Option(min=1, help="Cards in the deck.")] = 50,
+    three_point: Annotated[int, typer.Option(
+        min=0, help="How many of them are worth 3 points (the hardest by measure).")] = 22,
+    seed: Annotated[int, typer.Option(help="Seed of the drawing (same seed, same deck).")] = 0,
+    deck_rule: Annotated[str, typer.Option(
+        help="all: all eight coloured bricks used (like green); subset: any bricks, one of "
+             "each of the five colours (like pink).")] = "all",
+    templates: Annotated[Path | None, typer.Option(
+        help="Folder of your own templates (brix/card-text.j2 words the cards).")] = None,
+) -> None:
+    """A new condition deck built from the condition language: every card met by a standing
+    tower and violated by another, no two equivalent, points from measured difficulty. Print
+    it with `tower-print brix print --deck FILE`; check it with `tower-print brix audit`."""
+    from tower_print.brix.generate import check_out_path, generate_deck, write_deck_files
+
+    check_out_path(out)
+    command = (f"tower-print brix generate --cards {cards} --three-point {three_point} "
+               f"--seed {seed} --deck-rule {deck_rule}")
+    with _counting_progress("cards found", cards) as found:
+        generated = generate_deck(cards, three_point, seed, deck_rule, out.stem,
+                                  templates=templates, progress=lambda k, _: found(k))
+    examples = write_deck_files(generated, out, seed, command,
+                                progress=lambda line: typer.echo(line, err=True))
+    for note in generated.notes:
+        typer.echo(f"note: {note}", err=True)
+    three = sum(1 for c in generated.deck.cards if c.points == 3)
+    typer.echo(f"{len(generated.deck.cards)} cards ({three} worth 3 points) written to {out}, "
+               f"their example towers to {examples} ({generated.candidates} candidates drawn, "
+               f"{generated.solver_checks} solver checks)")
+
+
+@contextmanager
+def _counting_progress(what: str, total: int) -> Iterator[Callable[[int], None]]:
+    """A rich progress bar on stderr counting up to `total`."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    with Progress(BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(what, total=total)
+        yield lambda done: bar.update(task, completed=done)
 
 
 def main() -> None:

@@ -38,8 +38,14 @@ def examples_path(deck_name: str) -> Path:
     return content_root() / "brix" / "examples" / f"{deck_name}.yaml"
 
 
-def regenerate_hint(deck_name: str) -> str:
-    return f"run `tower-print brix examples --deck {deck_name}` to make them again"
+def regenerate_hint(deck_ref: str) -> str:
+    """`deck_ref`: a shipped deck's name or the path of a deck file."""
+    return f"run `tower-print brix examples --deck {deck_ref}` to make them again"
+
+
+def examples_beside(deck_file: Path) -> Path:
+    """Where a deck file's example towers live: beside it, `NAME.yaml` -> `NAME.examples.yaml`."""
+    return deck_file.with_name(f"{deck_file.stem}.examples.yaml")
 
 
 @dataclass(frozen=True)
@@ -138,10 +144,11 @@ def find_examples(
     return found
 
 
-def examples_yaml(deck: Deck, towers: dict[str, Tower], seed: int, samples: int) -> str:
+def examples_yaml(deck: Deck, towers: dict[str, Tower], seed: int, samples: int,
+                  deck_ref: str | None = None) -> str:
     lines = [
         f"# Example towers for the {deck.name} deck's card faces: generated data, do not edit.",
-        f"# Made by: tower-print brix examples --deck {deck.name} --seed {seed} "
+        f"# Made by: tower-print brix examples --deck {deck_ref or deck.name} --seed {seed} "
         f"--samples {samples}",
         "# Each brick: [colour, x, y, z, dx, dy, dz] in lattice units (content/brix/bricks.yaml),",
         "# z up, z = 0 the table. `condition` is the card's condition the tower was found for;",
@@ -159,18 +166,21 @@ def examples_yaml(deck: Deck, towers: dict[str, Tower], seed: int, samples: int)
 
 
 def write_examples(deck: Deck, towers: dict[str, Tower], seed: int, samples: int,
-                   path: Path | None = None) -> Path:
+                   path: Path | None = None, deck_ref: str | None = None) -> Path:
     target = path or examples_path(deck.name)
     target.parent.mkdir(parents=True, exist_ok=True)
-    return write_atomic(target, examples_yaml(deck, towers, seed, samples).encode("utf-8"))
+    text = examples_yaml(deck, towers, seed, samples, deck_ref)
+    return write_atomic(target, text.encode("utf-8"))
 
 
-def load_examples(deck: Deck, path: Path | None = None) -> dict[str, Example]:
+def load_examples(
+    deck: Deck, path: Path | None = None, deck_ref: str | None = None
+) -> dict[str, Example]:
     """The stored examples, validated for shape (file, line and field in every error)."""
     path = path or examples_path(deck.name)
     if not path.is_file():
         raise UserError(f"{path}: no example towers for the {deck.name} deck; "
-                        + regenerate_hint(deck.name))
+                        + regenerate_hint(deck_ref or deck.name))
     root = load_yaml(path)
     root.only_keys("deck", "examples")
     if root["deck"].str() != deck.name:
@@ -185,24 +195,28 @@ def load_examples(deck: Deck, path: Path | None = None) -> dict[str, Example]:
     return out
 
 
-def checked_examples(deck: Deck, path: Path | None = None) -> dict[str, Tower]:
-    """Every card's example tower, each re-checked against the card as it is now."""
+def checked_examples(
+    deck: Deck, path: Path | None = None, deck_ref: str | None = None
+) -> dict[str, Tower]:
+    """Every card's example tower, each re-checked against the card as it is now. `deck_ref`
+    names the deck in the hint to make them again (default: the deck's name)."""
     path = path or examples_path(deck.name)
-    stored = load_examples(deck, path)
+    hint = regenerate_hint(deck_ref or deck.name)
+    stored = load_examples(deck, path, deck_ref)
     towers: dict[str, Tower] = {}
     for card in deck.cards:
         example = stored.get(card.id)
         if example is None:
             raise UserError(f"{path}: no example tower for card {card.id}; "
-                            + regenerate_hint(deck.name))
+                            + hint)
         where = f"{path}:{example.line}: examples.{card.id}"
         if example.condition != card.source:
             raise UserError(f"{where}: stale: made for condition '{example.condition}', the "
-                            f"card now says '{card.source}'; " + regenerate_hint(deck.name))
+                            f"card now says '{card.source}'; " + hint)
         wrong = problems(example.tower, deck.bricks, deck.all_used, [(card.id, card.condition)])
         if wrong:
             raise UserError(f"{where}: the stored tower is no longer valid ({wrong[0]}); "
-                            + regenerate_hint(deck.name))
+                            + hint)
         towers[card.id] = example.tower
     return towers
 

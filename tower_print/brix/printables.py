@@ -18,8 +18,8 @@ from typing import Any
 import jinja2
 
 from tower_print.brix.bricks import BrickSet, default_bricks
-from tower_print.brix.decks import Deck, shipped_deck
-from tower_print.brix.examples import Tower, checked_examples, tower_from_yaml
+from tower_print.brix.decks import DECK_NAMES, Deck, shipped_deck
+from tower_print.brix.examples import Tower, checked_examples, examples_beside, tower_from_yaml
 from tower_print.brix.printables_bricks import brick_net_pages
 from tower_print.brix.sketch import tower_scene
 from tower_print.content import Node, UserError, content_root, load_yaml
@@ -122,10 +122,15 @@ def default_print_content() -> BrixPrintContent:
 # --- cards ------------------------------------------------------------------------------------
 
 
+CUSTOM_LOOK = "custom"
+"""The look in content/brix/print.yaml for a deck that has none of its own (a deck file)."""
+
+
 def deck_context(deck: Deck, content: BrixPrintContent) -> dict[str, Any]:
-    look = content.decks.get(deck.name)
+    look = content.decks.get(deck.name) or content.decks.get(CUSTOM_LOOK)
     if look is None:
-        raise UserError(f"content/brix/print.yaml: decks: no look for deck '{deck.name}'")
+        raise UserError(f"content/brix/print.yaml: decks: no look for deck '{deck.name}' "
+                        f"and none named '{CUSTOM_LOOK}'")
     return {"name": deck.name, "title": look.title, "subtitle": look.subtitle,
             "color": look.color, "cards": len(deck.cards)}
 
@@ -295,7 +300,27 @@ def _png_and_tts(
     return out
 
 
-def deck_pages(deck: Deck, job: PrintJob) -> tuple[str, list[Scene]]:
+@dataclass(frozen=True)
+class DeckSource:
+    """A deck to print, where its example towers are (None: the shipped ones) and how the user
+    named it (for the hint to make the examples again)."""
+
+    deck: Deck
+    examples: Path | None = None
+    ref: str | None = None
+
+
+def deck_source(name: str) -> DeckSource:
+    """A shipped deck by name, or a deck file with its examples beside it (`examples_beside`)."""
+    if name in DECK_NAMES:
+        return DeckSource(shipped_deck(name))
+    from tower_print.brix.verify import open_deck
+
+    return DeckSource(open_deck(name), examples_beside(Path(name)), name)
+
+
+def deck_pages(deck: Deck, job: PrintJob, source: DeckSource | None = None,
+               ) -> tuple[str, list[Scene]]:
     """(title, pages) of a deck's condition cards: fronts and backs imposed, with footers. The
     example towers are re-checked first."""
     env = environment(job.templates)
@@ -303,20 +328,23 @@ def deck_pages(deck: Deck, job: PrintJob) -> tuple[str, list[Scene]]:
     spec = _sheet_spec(job)
     s = job.settings
     sheet_cards = CardSpec(spec.card_w, spec.card_h, s.bleed, s.safe)
-    towers = checked_examples(deck)
+    source = source or DeckSource(deck)
+    towers = checked_examples(deck, source.examples, source.ref)
     faces = condition_faces(deck, towers, content, env, sheet_cards)
     backs = condition_backs(deck, content, env, sheet_cards)
     title = f"TowerBrix {deck_context(deck, content)['title'].lower()}"
     return title, _document(title, _card_pages(faces, backs, spec, env, "condition cards"), env, s)
 
 
-def card_png_files(deck: Deck, job: PrintJob) -> dict[str, bytes]:
+def card_png_files(deck: Deck, job: PrintJob, source: DeckSource | None = None,
+                   ) -> dict[str, bytes]:
     """The PNG (and with `job.tts` the Tabletop Simulator) files of one deck."""
     env = environment(job.templates)
     content = default_print_content()
     spec = _sheet_spec(job)
     shop_cards = CardSpec(spec.card_w, spec.card_h, job.settings.png_bleed, job.settings.safe)
-    towers = checked_examples(deck)
+    source = source or DeckSource(deck)
+    towers = checked_examples(deck, source.examples, source.ref)
     shop_faces = condition_faces(deck, towers, content, env, shop_cards)
     points = sorted({c.points for c in deck.cards})
     shop_backs = {f"back-{p}": condition_back(deck, p, content, env, shop_cards) for p in points}
@@ -336,14 +364,15 @@ def build_outputs(job: PrintJob, progress: Callable[[str], None] | None = None,
     sheet_cards = CardSpec(spec.card_w, spec.card_h, s.bleed, s.safe)
     shop_cards = CardSpec(spec.card_w, spec.card_h, s.png_bleed, s.safe)
     outputs: dict[str, bytes] = {}
-    for name in job.decks:
-        deck = shipped_deck(name)
+    for ref in job.decks:
+        source = deck_source(ref)
+        deck, name = source.deck, source.deck.name
         say(f"{name}: checking the example towers, drawing {len(deck.cards)} cards")
-        title, pages = deck_pages(deck, job)
+        title, pages = deck_pages(deck, job, source)
         outputs.update(_outputs_for_document(f"towerbrix-{name}-cards", pages, title))
         if job.png or job.tts:
             say(f"{name}: pictures for print shops and Tabletop Simulator")
-            outputs.update(card_png_files(deck, job))
+            outputs.update(card_png_files(deck, job, source))
     say("overview cards, score pad and paper bricks")
     ov_faces = overview_faces(content, env, sheet_cards)
     ov_back = overview_back(content, env, sheet_cards)
