@@ -68,3 +68,24 @@ def test_verdicts_repeat_exactly_with_and_without_the_search() -> None:
                              for _ in range(2))
             assert first.status == second.status == status
             assert first.tower == second.tower and first.conflict == second.conflict
+
+
+def test_no_garbage_collection_while_z3_runs_beside_the_search(monkeypatch) -> None:  # noqa: ANN001
+    """The collector would free Z3 objects from the search's thread while Z3 works on the same
+    (not thread-safe) context; it must be off during the race and back on afterwards."""
+    import gc
+
+    seen: list[bool] = []
+    solver = TowerSolver(GREEN.bricks, True)
+    find = solver.search.find
+
+    def watched(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        seen.append(gc.isenabled())
+        return find(*args, **kwargs)
+
+    monkeypatch.setattr(solver.search, "find", watched)
+    assert gc.isenabled()
+    verdict = solver.verify(cards(GREEN, "G01", "G02"), 60)
+    assert verdict.status == "solvable"
+    assert seen == [False]
+    assert gc.isenabled()

@@ -12,6 +12,7 @@ meets them; the lattice cannot lean bricks diagonally); "unknown" when time ran 
 
 from __future__ import annotations
 
+import gc
 import threading
 import time
 from collections.abc import Sequence
@@ -116,20 +117,32 @@ class TowerSolver:
             if outcome and outcome[0][0] == UNSOLVABLE or failure:
                 proved.set()
 
-        worker = threading.Thread(target=run_z3, daemon=True)
-        worker.start()
         conditions = [(it.label, it.condition) for it in items]
-        tower = self.search.find(
-            [c for _, c in conditions], self.search_steps, deadline=deadline, stop=proved,
-        ) if self.search_steps else None
+        # Z3 contexts are not thread-safe, and Python's cyclic garbage collector, run in this
+        # thread, would free Z3 objects (Z3_dec_ref on the same context) while Z3 works in the
+        # other: that corrupted Z3's state and produced towers breaking the cards (caught by
+        # the checker, but a wrong "unsolvable" could not be ruled out). So no collection runs
+        # during the race; reference counting still frees everything that is not a cycle.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            worker = threading.Thread(target=run_z3, daemon=True)
+            worker.start()
+            tower = self.search.find(
+                [c for _, c in conditions], self.search_steps, deadline=deadline, stop=proved,
+            ) if self.search_steps else None
+            if tower is not None:
+                stop_z3.set()
+                while worker.is_alive():
+                    self.model.solver.ctx.interrupt()
+                    worker.join(0.01)
+            worker.join()
+        finally:
+            if collecting:
+                gc.enable()
         if tower is not None:
             check_witness(tower, self.brick_set, self.all_used, conditions)
-            stop_z3.set()
-            while worker.is_alive():
-                self.model.solver.ctx.interrupt()
-                worker.join(0.01)
             return SOLVABLE, tower, ()
-        worker.join()
         if failure:
             raise failure[0]
         return outcome[0]
