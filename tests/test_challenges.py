@@ -7,8 +7,7 @@ import random
 
 import pytest
 import z3
-from test_solver import in_model_order
-from towers import GREEN_TOWER, flat_x, flat_y, upright
+from towers import GREEN_TOWER, flat_x, flat_y, pin, upright
 
 from tower_print.brix.bricks import default_bricks
 from tower_print.brix.challenges import decide, default_challenges
@@ -71,13 +70,7 @@ def test_evaluator_reads_symmetry_on_hand_built_towers() -> None:
 
 def pinned_model(deck: Deck, tower: tuple) -> TowerModel:  # noqa: ANN001 - a tower
     model = TowerModel(deck.bricks, deck.all_used)
-    placed = in_model_order(tower, deck.bricks)
-    for i in range(len(deck.bricks.bricks)):
-        if i in placed:
-            b = placed[i]
-            model.solver.add(model.x[i] == b.x, model.y[i] == b.y, model.z[i] == b.z,
-                             model.dx[i] == b.dx, model.dy[i] == b.dy, model.dz[i] == b.dz)
-        model.solver.add(model.used[i] == (i in placed))
+    pin(model, tower)
     return model
 
 

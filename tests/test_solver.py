@@ -9,12 +9,11 @@ import pytest
 import z3
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from towers import pin
 
-from tower_print.brix.bricks import BrickSet
 from tower_print.brix.checker import problems
 from tower_print.brix.decks import Deck, shipped_deck
 from tower_print.brix.evaluate import holds
-from tower_print.brix.geometry import PlacedBrick
 from tower_print.brix.language import parse
 from tower_print.brix.model import TowerModel
 from tower_print.brix.sampling import bricks_for_rule, random_tower
@@ -83,19 +82,6 @@ def test_time_limit_gives_unknown_never_a_guess() -> None:
 
 
 # ------------------------------------------------------------ property tests on sampled towers
-def in_model_order(tower: tuple[PlacedBrick, ...], brick_set: BrickSet) -> dict[int, PlacedBrick]:
-    """Model index for each brick: same-colour bricks in the model's symmetry-breaking order
-    (by z, then x, then y), coordinates shifted so the tower's smallest x and y are 0."""
-    dx, dy = min(b.x for b in tower), min(b.y for b in tower)
-    placed: dict[int, PlacedBrick] = {}
-    for colour in brick_set.color_names:
-        mine = sorted((b for b in tower if b.color == colour), key=lambda b: (b.z, b.x, b.y))
-        for model_brick, b in zip(brick_set.by_color(colour), mine, strict=False):
-            placed[model_brick.index] = PlacedBrick(
-                model_brick.name, colour, b.x - dx, b.y - dy, b.z, b.dx, b.dy, b.dz)
-    return placed
-
-
 @pytest.mark.parametrize("deck", [GREEN, PINK], ids=["green", "pink"])
 @given(seed=st.integers(0, 10**9))
 @settings(max_examples=12, deadline=None)
@@ -109,13 +95,7 @@ def test_model_admits_every_stable_tower_and_reads_cards_like_the_evaluator(
     model = TowerModel(deck.bricks, deck.all_used)
     # Compiled before solving: conditions add definitions of named relations to the solver.
     compiled = {card.id: model.condition(card.condition) for card in deck.cards}
-    placed = in_model_order(tower, deck.bricks)
-    for i in range(len(deck.bricks.bricks)):
-        if i in placed:
-            b = placed[i]
-            model.solver.add(model.x[i] == b.x, model.y[i] == b.y, model.z[i] == b.z,
-                             model.dx[i] == b.dx, model.dy[i] == b.dy, model.dz[i] == b.dz)
-        model.solver.add(model.used[i] == (i in placed))
+    pin(model, tower)
     assert model.solver.check() == z3.sat, "the model cuts off a stable tower"
     found = model.solver.model()
     for card in deck.cards:
