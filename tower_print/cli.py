@@ -246,6 +246,12 @@ def brix_print(
     typer.echo(f"{len(written)} files written to {out}: " + ", ".join(Path(p).name for p in pdfs))
 
 
+AUDIT_SAMPLES = 20_000
+"""Default tower pool of the audit (about a minute on 2 cores; the tower-print.brix.audit
+default): on the green deck it covers 73 % of easy deals, 22 % of medium, 3 % of hard without
+a solver check (3000 towers: 56 %, 11 %, 1 %)."""
+
+
 @brix.command("audit")
 @reports_user_errors
 def brix_audit(
@@ -260,7 +266,7 @@ def brix_audit(
                     "cards a deal can hold.")] = None,
     samples: Annotated[int, typer.Option(
         min=1, help="Random standing towers drawn first (each proves the cards it meets).")]
-    = 3000,
+    = AUDIT_SAMPLES,
     deals: Annotated[int, typer.Option(
         min=1, help="Sampled deals per level for the odds of an unsolvable deal.")] = 10_000,
     budget: Annotated[float | None, typer.Option(

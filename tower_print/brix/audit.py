@@ -5,9 +5,9 @@ test: it is unsolvable exactly when it contains one of them. The search is MARCO
 
 - grow for free: a pool of seeded random standing towers (`sampling`) is drawn first; each
   tower proves the set of cards it meets solvable, and every subset with it;
-- seeds: first sampled deals of each level that nothing known explains yet (so the conflicts
-  that real deals run into are found first, and the odds below are settled early), then the
-  map's maximal unexplored sets; a process pool decides them with `TowerSolver.check` (a quick
+- seeds, in turn: sampled deals of each level that nothing known explains yet (so the
+  conflicts real deals run into are found early and the odds are settled), and the map's
+  maximal unexplored sets; a process pool decides them with `TowerSolver.check` (a quick
   local search races Z3);
 - a solvable seed comes back grown to every card its witness tower meets;
 - an unsolvable seed is shrunk to a MUS: Z3's unsat core, narrowed while re-solving it gives a
@@ -45,7 +45,7 @@ from tower_print.brix.checker import WitnessRejected
 from tower_print.brix.deals import LEVELS, draw_level
 from tower_print.brix.decks import Deck
 from tower_print.brix.evaluate import Evaluator
-from tower_print.brix.marco import CardMap, mask_of, members
+from tower_print.brix.marco import CardMap, MaskSet, mask_of, members
 from tower_print.brix.sampling import Tower, sample_towers
 from tower_print.brix.solver import SOLVABLE, UNKNOWN, UNSOLVABLE, Labeled, TowerSolver
 from tower_print.brix.z3_threads import gc_paused
@@ -63,7 +63,7 @@ TIME_LIMIT = "no answer within"
 class AuditSettings:
     seed: int = 0
     timeout: float = 60.0  # seconds per solver check
-    samples: int = 3000  # random standing towers drawn before any solver check
+    samples: int = 20_000  # random standing towers drawn before any solver check
     max_cards: int | None = None  # only sets of at most this many cards (None: all sets)
     deals: int = 10_000  # sampled deals per level for the odds
     deal_seeds: int = 300  # of those, per level, decided first (conflicts real deals meet)
@@ -162,28 +162,29 @@ class AuditLog:
             return log.read(1) == b"\n"
 
 
-@dataclass
 class Facts:
     """Solvable sets and conflicts known so far, as bit masks over the deck's cards."""
 
-    solvable: list[int] = field(default_factory=list)
-    conflicts: list[int] = field(default_factory=list)
+    def __init__(self, n: int) -> None:
+        self.solvable = MaskSet(n)
+        self.conflicts = MaskSet(n)
 
     def learn(self, record: dict[str, Any], log: AuditLog) -> None:
-        for ids in record.get("found", []):
-            self.solvable.append(log.mask(ids))
-        if record.get("kind") in ("pool", SOLVABLE) and "cards" in record:
-            self.solvable.append(log.mask(record["cards"]))
+        found = [log.mask(ids) for ids in record.get("found", [])]
+        if record.get("kind") == SOLVABLE:
+            found.append(log.mask(record["cards"]))
         if record.get("kind") == "pool":
-            self.solvable.extend(log.mask(ids) for ids in record["solvable"])
+            found += [log.mask(ids) for ids in record["solvable"]]
+        for mask in found:
+            self.solvable.add(mask)
         if record.get("kind") == UNSOLVABLE:
-            self.conflicts.append(log.mask(record["cards"]))
+            self.conflicts.add(log.mask(record["cards"]))
 
     def solvable_known(self, mask: int) -> bool:
-        return any(mask & ~s == 0 for s in self.solvable)
+        return self.solvable.has_superset_of(mask)
 
     def unsolvable_known(self, mask: int) -> bool:
-        return any(c & ~mask == 0 for c in self.conflicts)
+        return self.conflicts.has_subset_of(mask)
 
 
 # ------------------------------------------------------------------ deciding one seed (worker)
@@ -214,7 +215,7 @@ class SeedDecider:
         self.solver = TowerSolver(deck.bricks, deck.all_used, seed=seed)
         self.items = [Labeled(c.id, c.text, c.condition) for c in deck.cards]
         self.log = log
-        self.facts = Facts()
+        self.facts = Facts(len(deck.cards))
 
     def met(self, tower: Tower) -> int:
         """Cards the tower meets: the set it proves solvable."""
@@ -281,7 +282,7 @@ class SeedDecider:
             status, found, _ = self.check(trial, outcome.trace)
             outcome.checks += 1
             if status == SOLVABLE:
-                self.facts.solvable.append(found)
+                self.facts.solvable.add(found)
                 outcome.found.append(found)
             elif status == UNSOLVABLE:
                 kept = found
@@ -372,8 +373,7 @@ class Explorer:
             if kind == "pool":
                 has_pool |= (record["seed"], record["samples"]) == (
                     self.settings.seed, self.settings.samples)
-                for ids in record["solvable"]:
-                    self.map.add_solvable(self.log.mask(ids))
+                self.map.add_solvable_many(self.log.mask(ids) for ids in record["solvable"])
             elif kind == UNKNOWN and (record["timeout"] < self.settings.timeout
                                       or not record["note"].startswith(TIME_LIMIT)):
                 continue  # undecided with less time than this run has, or by a fault: ask again
@@ -446,8 +446,7 @@ class Explorer:
         for future in futures:
             masks.extend(future.result())
             say({"phase": "pool", "towers": len(masks), "of": size})
-        for mask in masks:
-            self.map.add_solvable(mask)
+        self.map.add_solvable_many(masks)
         self.log.append({"kind": "pool", "seed": self.settings.seed, "samples": size,
                          "solvable": [self.log.ids_of(m) for m in self.map.solvable]})
 
@@ -465,7 +464,16 @@ class Explorer:
         running: dict[Future[Outcome], int] = {}
         budget = self.settings.budget
 
+        turn = [0]
+
         def next_seed() -> int | None:
+            """Sampled deals and the map's maximal sets in turn: the deals settle the odds,
+            the map's sets (mostly unsolvable, so quickly decided) find conflicts fast."""
+            turn[0] += 1
+            if turn[0] % 2 == 0 or not deals:
+                seed = self.map.seed()
+                if seed is not None or not deals:
+                    return seed
             while deals:
                 deal = deals[0]
                 if self.map.explained(deal) or (

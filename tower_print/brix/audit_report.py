@@ -10,38 +10,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from tower_print.brix.audit import AuditSettings, Exploration, level_deals
 from tower_print.brix.deals import LEVELS
 from tower_print.brix.decks import Deck
 from tower_print.brix.difficulty import default_settings, pool, wilson
-from tower_print.brix.marco import members
+from tower_print.brix.marco import MaskSet, members
 from tower_print.brix.pricing import PriceCheck, check_prices
 from tower_print.brix.verify import LATTICE_NOTE
-
-
-class SetIndex:
-    """Fast subset tests of a card set against many known sets (numpy over 64-bit masks when
-    the deck has at most 63 cards; plain integers otherwise)."""
-
-    def __init__(self, sets: Sequence[int], n: int) -> None:
-        self.sets = list(sets)
-        self.array = np.array(self.sets, dtype=np.uint64) if n <= 63 and self.sets else None
-
-    def any_superset_of(self, mask: int) -> bool:
-        if not self.sets:
-            return False
-        if self.array is not None:
-            return bool(np.any(np.uint64(mask) & ~self.array == 0))
-        return any(mask & ~s == 0 for s in self.sets)
-
-    def any_subset_of(self, mask: int) -> bool:
-        if not self.sets:
-            return False
-        if self.array is not None:
-            return bool(np.any(self.array & ~np.uint64(mask) == 0))
-        return any(s & ~mask == 0 for s in self.sets)
 
 
 @dataclass(frozen=True)
@@ -65,17 +40,17 @@ class Odds:
 def deal_odds(deck: Deck, found: Exploration, settings: AuditSettings) -> list[Odds]:
     """The subset test on `settings.deals` sampled deals per level."""
     n = len(deck.cards)
-    conflicts = SetIndex([*found.muses, *found.conflicts_unminimised], n)
-    solvable = SetIndex(found.solvable, n)
+    conflicts = MaskSet(n, [*found.muses, *found.conflicts_unminimised])
+    solvable = MaskSet(n, found.solvable)
     z = default_settings().z
     out = []
     for level in LEVELS:
         bad = unknown = 0
         deals = level_deals(deck, level, settings.deals, settings.seed)
         for deal in deals:
-            if conflicts.any_subset_of(deal):
+            if conflicts.has_subset_of(deal):
                 bad += 1
-            elif not found.complete and not solvable.any_superset_of(deal):
+            elif not found.complete and not solvable.has_superset_of(deal):
                 unknown += 1
         if not deals:  # the deck cannot make this level's points
             out.append(Odds(level, 0, 0, 0, 0.0, 1.0))

@@ -25,8 +25,9 @@ incomplete (the MUSes inside such a set may be missing).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
+import numpy as np
 import z3
 
 
@@ -47,6 +48,60 @@ def mask_of(indices: Iterable[int]) -> int:
     return mask
 
 
+class MaskSet:
+    """Card sets with fast subset tests (tens of thousands of them: the tower pool): numpy over
+    64-bit words when the deck has at most 63 cards, plain integers otherwise."""
+
+    def __init__(self, n: int, masks: Iterable[int] = ()) -> None:
+        self.fast = n <= 63
+        self._buf = np.zeros(64, dtype=np.uint64)
+        self._items: list[int] = []
+        for mask in masks:
+            self.add(mask)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(list(self._items))
+
+    def __contains__(self, mask: object) -> bool:
+        return mask in self._items
+
+    def add(self, mask: int) -> None:
+        if self.fast:
+            if len(self._items) == len(self._buf):
+                self._buf = np.concatenate([self._buf, np.zeros_like(self._buf)])
+            self._buf[len(self._items)] = mask
+        self._items.append(mask)
+
+    def _array(self) -> np.ndarray:
+        return self._buf[:len(self._items)]
+
+    def has_superset_of(self, mask: int) -> bool:
+        """Some set here contains `mask`."""
+        if self.fast:
+            return bool(np.any(np.uint64(mask) & ~self._array() == 0))
+        return any(mask & ~s == 0 for s in self._items)
+
+    def has_subset_of(self, mask: int) -> bool:
+        """Some set here lies inside `mask`."""
+        if self.fast:
+            return bool(np.any(self._array() & ~np.uint64(mask) == 0))
+        return any(s & ~mask == 0 for s in self._items)
+
+    def drop_subsets_of(self, mask: int) -> None:
+        """Forget the sets inside `mask` (a larger one now covers them)."""
+        if self.fast:
+            keep = (self._array() & ~np.uint64(mask)) != 0
+            kept = self._array()[keep]
+            self._buf = np.zeros(max(64, 2 * len(kept)), dtype=np.uint64)
+            self._buf[:len(kept)] = kept
+            self._items = [s for s, k in zip(self._items, keep.tolist(), strict=True) if k]
+        else:
+            self._items = [s for s in self._items if s & ~mask != 0]
+
+
 class CardMap:
     """The unexplored sets of `n` cards, optionally only those of at most `max_cards` cards."""
 
@@ -61,41 +116,48 @@ class CardMap:
         if max_cards is not None and max_cards < n:
             self.solver.add(z3.AtMost(*self.cards, max_cards))
         self.rng = random.Random(seed)
-        self.solvable: list[int] = []  # maximal known solvable sets
-        self.muses: list[int] = []
-        self.unknown: list[int] = []
+        self.solvable = MaskSet(n)  # the maximal known solvable sets
+        self.muses = MaskSet(n)
+        self.unknown = MaskSet(n)
         self._pending: dict[int, z3.BoolRef] = {}  # seed -> guard of its temporary block
         self._guards = 0
         self.closed = False
 
     # ------------------------------------------------------------------ what is known
     def known_solvable(self, mask: int) -> bool:
-        return any(mask & ~s == 0 for s in self.solvable)
+        return self.solvable.has_superset_of(mask)
 
     def known_unsolvable(self, mask: int) -> bool:
-        return any(m & ~mask == 0 for m in self.muses)
+        return self.muses.has_subset_of(mask)
 
     def add_solvable(self, mask: int) -> bool:
         """A set a checked tower meets; False when a known solvable set already covered it."""
         if self.known_solvable(mask):
             return False
-        self.solvable = [s for s in self.solvable if s & ~mask != 0]
-        self.solvable.append(mask)
+        self.solvable.drop_subsets_of(mask)
+        self.solvable.add(mask)
         self._block_down(mask)
         return True
+
+    def add_solvable_many(self, masks: Iterable[int]) -> None:
+        """Many solvable sets at once (a tower pool): largest first, so that few are kept."""
+        for mask in sorted(set(masks), key=lambda m: (-m.bit_count(), m)):
+            if not self.known_solvable(mask):
+                self.solvable.add(mask)
+                self._block_down(mask)
 
     def add_mus(self, mask: int) -> bool:
         """A minimal unsolvable set; False when it was known already."""
         if mask in self.muses:
             return False
-        self.muses.append(mask)
+        self.muses.add(mask)
         self.solver.add(z3.Or([z3.Not(self.cards[k]) for k in members(mask)]))
         return True
 
     def explained(self, mask: int) -> bool:
         """Known solvable, known unsolvable, or set aside as undecided."""
         return (self.known_solvable(mask) or self.known_unsolvable(mask)
-                or any(mask & ~u == 0 for u in self.unknown))
+                or self.unknown.has_superset_of(mask))
 
     def held_back(self, mask: int) -> bool:
         """Inside a pending seed: its answer may explain this set, so wait for it."""
@@ -103,7 +165,7 @@ class CardMap:
 
     def add_unknown(self, mask: int) -> None:
         """A set left undecided: it and its subsets are set aside, unexplained."""
-        self.unknown.append(mask)
+        self.unknown.add(mask)
         self._block_down(mask)
 
     def _block_down(self, mask: int, guard: z3.BoolRef | None = None) -> None:
