@@ -162,3 +162,37 @@ def test_interrupted_audit_resumes_to_the_same_result(planted_audit, tmp_path: P
     assert resumed.resumed == kept - 1
     assert resumed.complete
     assert resumed.muses == fresh.muses
+
+
+def test_audit_command_reports_and_exits_by_completeness(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from tower_print.cli import app
+
+    runner = CliRunner()
+    args = ["brix", "audit", "--deck", str(PLANTED), "--samples", "200", "--deals", "100",
+            "--jobs", "1", "--cache", str(tmp_path)]
+    result = runner.invoke(app, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["complete"] and {tuple(c["cards"]) for c in report["conflicts"]} == (
+        PLANTED_CONFLICTS)
+    again = runner.invoke(app, args)  # everything read back from the cache
+    assert again.exit_code == 0 and "COMPLETE" in again.stdout and "0 solver checks" in again.stdout
+
+
+@pytest.mark.parametrize("args", [
+    ["--deck", "purple"],
+    ["--deck", "missing.yaml"],
+    ["--jobs", "0"],
+    ["--cache", "/proc/no-such-place"],
+])
+def test_audit_bad_input_is_one_line_and_exit_2(args: list[str]) -> None:
+    from typer.testing import CliRunner
+
+    from tower_print.cli import app
+
+    full = ["brix", "audit", "--deck", str(PLANTED), *args]
+    result = CliRunner().invoke(app, full)
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output

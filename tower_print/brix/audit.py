@@ -49,6 +49,7 @@ from tower_print.brix.marco import CardMap, MaskSet, mask_of, members
 from tower_print.brix.sampling import Tower, sample_towers
 from tower_print.brix.solver import SOLVABLE, UNKNOWN, UNSOLVABLE, Labeled, TowerSolver
 from tower_print.brix.z3_threads import gc_paused
+from tower_print.content import UserError
 
 LOG_FORMAT = 1
 DECIDING_MODULES = ("model", "solver", "statics", "evaluate", "checker", "geometry", "language")
@@ -124,6 +125,15 @@ class AuditLog:
         self.ids = [c.id for c in deck.cards]
         self.index = {card_id: k for k, card_id in enumerate(self.ids)}
         self.offset = 0
+
+    def check_writable(self) -> None:
+        """Fail early, in one line, when the cache folder cannot hold the log."""
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with self.path.open("ab"):
+                pass
+        except OSError as error:
+            raise UserError(f"--cache: cannot write {self.path}: {error.strerror}") from None
 
     def ids_of(self, mask: int) -> list[str]:
         return [self.ids[k] for k in members(mask)]
@@ -420,6 +430,7 @@ class Explorer:
 
     def run(self, jobs: int, progress: Progress | None = None) -> Exploration:
         start = time.monotonic()
+        self.log.check_writable()
         has_pool = self.replay()
         say = progress or (lambda _: None)
         context = get_context("spawn")  # no fork of a process holding Z3 contexts and threads
