@@ -380,5 +380,114 @@ def _counting_progress(what: str, total: int) -> Iterator[Callable[[int], None]]
         yield lambda done: bar.update(task, completed=done)
 
 
+# --- UpTower -----------------------------------------------------------------------------------
+
+uptower = typer.Typer(help="UpTower: play-sheet pads, solo puzzles with a par, checking games.",
+                      no_args_is_help=True)
+app.add_typer(uptower, name="uptower")
+
+WidthOption = Annotated[int | None, typer.Option(
+    help="Playfield columns (4-12; default from content/uptower/game.yaml, 8).")]
+BonusOption = Annotated[str | None, typer.Option(
+    help="Bonus table: published (default) or triangular (the designer's notes).")]
+
+
+def _pdf_out(out: Path) -> None:
+    if out.suffix.lower() != ".pdf":
+        raise UserError(f"--out: {out} should be a .pdf file")
+    if not out.parent.is_dir():
+        raise UserError(f"--out: folder {out.parent} does not exist")
+
+
+@uptower.command("pad")
+@reports_user_errors
+def uptower_pad(
+    out: Annotated[Path, typer.Option(help="The PDF to write.")],
+    sheets: Annotated[int, typer.Option(min=1, max=500, help="Play sheets, numbered.")] = 10,
+    paper: Annotated[str, typer.Option(help="a4 or letter.")] = "a4",
+    per_page: Annotated[int, typer.Option(
+        help="1: a sheet per portrait page; 2: two half-size sheets side by side on a "
+             "landscape page (cut along the dashed line).")] = 1,
+    width: WidthOption = None,
+    bonus: BonusOption = None,
+    templates: Annotated[Path | None, typer.Option(
+        help="Folder of your own templates, used before the shipped ones.")] = None,
+) -> None:
+    """A pad of numbered UpTower play sheets: playfield with floor numbers and multipliers, the
+    six pieces with their turn boxes and at-will circles, the bonus table and a score box."""
+    from tower_print.render.scene import write_atomic
+    from tower_print.uptower.pieces import chosen_rules
+    from tower_print.uptower.printables import PER_PAGE, pad_pdf
+
+    if per_page not in PER_PAGE:
+        raise UserError(f"--per-page: {per_page} is not 1 or 2")
+    _pdf_out(out)
+    data = pad_pdf(chosen_rules(width, bonus), sheets, paper, per_page, templates)
+    write_atomic(out, data)
+    typer.echo(f"{sheets} play sheets written to {out}")
+
+
+@uptower.command("puzzle")
+@reports_user_errors
+def uptower_puzzle(
+    seed: Annotated[int, typer.Option(help="Seed of the rolls (same seed, same puzzle).")],
+    out: Annotated[Path, typer.Option(help="The PDF to write: sheets and answer keys.")],
+    count: Annotated[int, typer.Option(
+        min=1, max=200, help="Puzzles, for seeds SEED, SEED+1, ...")] = 1,
+    paper: Annotated[str, typer.Option(help="a4 or letter.")] = "a4",
+    beam: Annotated[int | None, typer.Option(
+        min=1, max=5000, help="Beam width of the par search (default 250; wider is slower "
+                              "and usually finds as good a par or better).")] = None,
+    width: WidthOption = None,
+    bonus: BonusOption = None,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="Print rolls, par, bound and the par moves as JSON (each puzzle in "
+                       "the GAME.json format that `uptower score` reads).")] = False,
+    templates: Annotated[Path | None, typer.Option(
+        help="Folder of your own templates, used before the shipped ones.")] = None,
+) -> None:
+    """Solo puzzles: a seeded sequence of die rolls, a par score found by searching over the
+    rules engine, and an answer key with the moves that reach par (replayed and checked). Also
+    states an upper bound no game with those rolls can beat."""
+    from tower_print.render.scene import write_atomic
+    from tower_print.render.settings import default_settings
+    from tower_print.uptower.pieces import chosen_rules
+    from tower_print.uptower.printables import puzzle_pdf
+    from tower_print.uptower.puzzle import make_puzzle, puzzle_json, puzzle_text
+
+    rules = chosen_rules(width, bonus)
+    _pdf_out(out)
+    default_settings().paper(paper)  # a wrong --paper stops before the search
+    puzzles = []
+    for number, value in enumerate(range(seed, seed + count), start=1):
+        puzzles.append(make_puzzle(rules, value, beam))
+        if count > 1:
+            typer.echo(f"puzzle {number} of {count}: seed {value}, par {puzzles[-1].par.score}",
+                       err=True)
+    write_atomic(out, puzzle_pdf(rules, puzzles, paper, templates))
+    if as_json:
+        typer.echo(json.dumps({"puzzles": [puzzle_json(rules, p) for p in puzzles]}, indent=2))
+    else:
+        typer.echo("\n\n".join(puzzle_text(rules, p) for p in puzzles))
+        typer.echo(f"{count} puzzle sheets with answer keys written to {out}", err=True)
+
+
+@uptower.command("score")
+@reports_user_errors
+def uptower_score(
+    game: Annotated[Path, typer.Argument(help="A recorded game (GAME.json).")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+) -> None:
+    """Check a recorded game move by move and score it. Exit 0: legal (with the score); 1: an
+    illegal move (the first one is named); 2: the file is malformed."""
+    from tower_print.uptower.pieces import default_rules
+    from tower_print.uptower.record import check, read_record, summary, summary_text
+
+    record = read_record(game, default_rules())
+    data = summary(record.rules, check(record))
+    typer.echo(json.dumps(data, indent=2) if as_json else summary_text(game, data))
+    raise typer.Exit(0 if data["legal"] else 1)
+
+
 def main() -> None:
     app()
