@@ -424,7 +424,7 @@ def uptower_pad(
     _pdf_out(out)
     data = pad_pdf(chosen_rules(width, bonus), sheets, paper, per_page, templates)
     write_atomic(out, data)
-    typer.echo(f"{sheets} play sheets written to {out}")
+    typer.echo(f"{sheets} play sheet{'s' if sheets > 1 else ''} written to {out}")
 
 
 @uptower.command("puzzle")

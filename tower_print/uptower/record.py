@@ -18,12 +18,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tower_print.content import ContentError, Node, load_yaml_text
+from tower_print.content import ContentError, load_yaml_text
 from tower_print.uptower.engine import (
     IllegalMove,
     Move,
     State,
     floor_values,
+    game_length,
     play,
     score,
     start,
@@ -39,7 +40,6 @@ class Record:
     rules: Rules
     rolls: tuple[int, ...]
     moves: tuple[tuple[int, Move], ...]  # (turn, move), in the file's order
-    root: Node
 
 
 @dataclass(frozen=True)
@@ -71,6 +71,10 @@ def read_record(path: Path, rules: Rules) -> Record:
         bonus = root["bonus"].choice(tuple(name for name, _ in rules.bonus_tables))
     rules = rules_with(rules, width, bonus)
     rolls = tuple(r.int(1, rules.faces) for r in root["rolls"].items())
+    try:
+        game_length(rules, rolls)
+    except ValueError as error:
+        raise root["rolls"].error(str(error)) from None
     moves = []
     last_turn = 0
     for node in root["moves"].items():
@@ -87,7 +91,7 @@ def read_record(path: Path, rules: Rules) -> Record:
                     node["column"].int(1, rules.width) - 1,
                     bool(at_will.value) if at_will is not None else False)
         moves.append((turn, move))
-    return Record(rules, rolls, tuple(moves), root)
+    return Record(rules, rolls, tuple(moves))
 
 
 def check(record: Record) -> Checked:
@@ -98,13 +102,8 @@ def check(record: Record) -> Checked:
     for number, (turn, move) in enumerate(record.moves, start=1):
         by_turn.setdefault(turn, []).append((number, move))
     turn = 0
-    while not state.over:
+    while not state.over:  # read_record made sure the rolls reach the end
         turn += 1
-        if turn > len(record.rolls):
-            raise record.root["rolls"].error(
-                f"the game is not over after all {len(record.rolls)} rolls (it ends with a "
-                f"piece's roll number {rules.turn_boxes + 1} or a block on floor "
-                f"{rules.floors})")
         entries = by_turn.get(turn, [])
         try:
             state = play(rules, state, record.rolls[turn - 1], [m for _, m in entries])
