@@ -213,9 +213,11 @@ def _near_pairs(side: Side) -> set[tuple[str, str]]:
 
 
 def min_turns(side: Side, rules: Rules, words: Vocabulary, objectives: Sequence[Objective],
-              players: int, timeout: float = 60.0, seed: int = 0) -> Verdict:
+              players: int, timeout: float = 60.0, seed: int = 0,
+              minimise: bool = True) -> Verdict:
     """Fewest turns for one player to meet all `objectives` together (relaxed.py says exactly
-    what counts), with a play checked by relaxed.replay; unknown when `timeout` seconds run out."""
+    what counts), with a play checked by relaxed.replay; unknown when `timeout` seconds run out.
+    With `minimise` False, any play will do and `turns` is that play's (an upper bound)."""
     began = time.perf_counter()
     model = _Model(side, rules, words, players, objectives, seed)
     solver = model.solver
@@ -238,6 +240,12 @@ def min_turns(side: Side, rules: Rules, words: Vocabulary, objectives: Sequence[
     # Upwards from one turn: small bounds are refuted at once and the first "sat" is the minimum
     # (measured faster than bisection, whose guesses near the optimum are slow). Past QUICK_TURNS
     # one unbounded check first, so an impossible objective is proved once, not once per bound.
+    if not minimise:
+        result = check(None)
+        if result == z3.sat:
+            return verdict(ACHIEVABLE, _found(model, solver.model(), side, rules, words, players,
+                                              objectives))
+        return verdict(IMPOSSIBLE if result == z3.unsat else UNKNOWN)
     limit = 1
     while True:
         if limit == QUICK_TURNS + 1:
@@ -263,4 +271,20 @@ def _found(model: _Model, m: z3.ModelRef, side: Side, rules: Rules, words: Vocab
     turns = m.eval(model.turns, model_completion=True).as_long()
     if outcome.turns > turns:
         raise AssertionError(f"Z3 counts {turns} turns, the replay {outcome.turns}")
-    return outcome.turns, play
+    return outcome.turns, _pruned(play, outcome.turns, side, rules, words, players, objectives)
+
+
+def _pruned(play: Play, turns: int, side: Side, rules: Rules, words: Vocabulary, players: int,
+            objectives: Sequence[Objective]) -> Play:
+    """Drop opponents' builds the play does not need (Z3 adds them freely), latest first, so
+    the witness shows only what matters."""
+    steps = list(play.steps)
+    for k in range(len(steps) - 1, -1, -1):
+        if steps[k].mine:
+            continue
+        shorter = Play(play.start, tuple(steps[:k] + steps[k + 1:]))
+        outcome = replay(side, rules, players, shorter)
+        if not outcome.problems and outcome.turns <= turns \
+                and meets(outcome, list(objectives), words, side):
+            steps = list(shorter.steps)
+    return Play(play.start, tuple(steps))

@@ -86,12 +86,13 @@ def replay(side: Side, rules: Rules, players: int, play: Play) -> Outcome:
             problems.append(f"step {k}: {step.site} is not next to a building")
         if any(colour[n] == step.colour for n in paid):
             problems.append(f"step {k}: {step.colour} next to {step.colour}")
-        if step.mine and step.roof != step.site and step.roof not in paid:
+        bad_roof = step.mine and step.roof != step.site and step.roof not in paid
+        if bad_roof:
             problems.append(f"step {k}: roof on {step.roof}, not on a floor just placed")
         for n in paid:
             height[n] += 1
         colour[step.site], height[step.site] = step.colour, 1
-        if step.mine:
+        if step.mine and not bad_roof:
             placed[step.colour] += 1
             placed.update(colour[n] for n in paid)
             roofs.append((step.roof, height[step.roof]))  # type: ignore[arg-type]

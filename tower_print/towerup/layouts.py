@@ -1,0 +1,156 @@
+"""Objective layouts proven achievable, and single objectives checked, with printable reports.
+
+A layout is three objective cards one player can meet together on the side in play (the Z3
+model on the relaxed game), whose minimum turns differ: one quick, one middling, one slow.
+Candidates are tried in a seeded order, so the same seed always gives the same layout.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from dataclasses import dataclass
+
+from tower_print.content import UserError
+from tower_print.towerup.board import Side
+from tower_print.towerup.game import Content
+from tower_print.towerup.model import ACHIEVABLE, UNKNOWN, Verdict, min_turns
+from tower_print.towerup.objectives import Objective, ObjectiveCard, parse
+from tower_print.towerup.relaxed import Play
+
+LAYOUT_SIZE = 3
+
+
+@dataclass(frozen=True)
+class Rated:
+    card: ObjectiveCard
+    verdict: Verdict
+
+
+@dataclass(frozen=True)
+class Layout:
+    side: str
+    players: int
+    seed: int
+    rated: tuple[Rated, ...]  # easiest first
+    joint: Verdict  # a play meeting all three at once (its turns: an upper bound, not a minimum)
+
+
+def game_side(content: Content, side: str, players: int, alone_ok: bool = False) -> Side:
+    chosen = content.board.side(side)
+    allowed = ((1,) if alone_ok else ()) + chosen.players
+    if players not in allowed:
+        raise UserError(f"--players: the {side} side is for "
+                        f"{' or '.join(map(str, allowed))} players, not {players}")
+    return chosen
+
+
+def draw_layout(content: Content, side: str, players: int, seed: int,
+                timeout: float = 60.0) -> Layout | None:
+    """The first seeded triple of cards with distinct minimum turns, met together; None if no
+    triple qualifies."""
+    board_side = game_side(content, side, players)
+    cards = [c for c in content.cards if not c.starting]
+    triples = list(itertools.combinations(cards, LAYOUT_SIZE))
+    random.Random(f"{seed}-{side}-{players}").shuffle(triples)
+    known: dict[str, Verdict] = {}
+
+    def rate(card: ObjectiveCard) -> Verdict:
+        if card.id not in known:
+            known[card.id] = min_turns(board_side, content.rules, content.words,
+                                       [card.objective], players, timeout, seed)
+        return known[card.id]
+
+    for triple in triples:
+        verdicts = [rate(c) for c in triple]
+        if any(v.status != ACHIEVABLE for v in verdicts):
+            continue
+        if len({v.turns for v in verdicts}) < LAYOUT_SIZE:
+            continue
+        joint = min_turns(board_side, content.rules, content.words,
+                          [c.objective for c in triple], players, timeout, seed, minimise=False)
+        if joint.status == ACHIEVABLE:
+            rated = sorted((Rated(c, v) for c, v in zip(triple, verdicts, strict=True)),
+                           key=lambda r: r.verdict.turns or 0)
+            return Layout(side, players, seed, tuple(rated), joint)
+    return None
+
+
+def check_objective(content: Content, text: str, side: str, players: int | None,
+                    timeout: float) -> tuple[Objective, Verdict, int]:
+    """Parse a user's objective and decide it; players defaults to the side's fewest."""
+    chosen = content.board.side(side)
+    count = min(chosen.players) if players is None else players
+    board_side = game_side(content, side, count, alone_ok=True)
+    objective = parse(text, content.words)
+    return objective, min_turns(board_side, content.rules, content.words, [objective], count,
+                                timeout), count
+
+
+def play_lines(play: Play, verdict: Verdict) -> list[str]:
+    """A witness play as numbered steps a person can follow on the board."""
+    lines = ["start buildings: " + ", ".join(f"{s} {c}" for s, c in play.start)]
+    for k, step in enumerate(play.steps, 1):
+        if step.mine:
+            lines.append(f"{k}. you build {step.site} {step.colour}, roof on {step.roof}")
+        else:
+            lines.append(f"{k}. an opponent builds {step.site} {step.colour}")
+    outcome = verdict.outcome
+    if outcome is not None:
+        floors = ", ".join(f"{n} {c}" for c, n in sorted(outcome.placed.items()))
+        lines.append(f"your turns: {outcome.my_builds} builds + {outcome.takes} take-card turns "
+                     f"(floors placed: {floors})")
+    return lines
+
+
+def play_json(play: Play, verdict: Verdict) -> dict:
+    outcome = verdict.outcome
+    return {
+        "start": [{"site": s, "colour": c} for s, c in play.start],
+        "steps": [{"site": s.site, "colour": s.colour, "by": "you" if s.mine else "opponent",
+                   "roof": s.roof} for s in play.steps],
+        "builds": outcome.my_builds if outcome else None,
+        "take_card_turns": outcome.takes if outcome else None,
+        "floors_placed": outcome.placed if outcome else None,
+    }
+
+
+def verdict_json(verdict: Verdict) -> dict:
+    found = verdict.play is not None
+    return {"status": verdict.status, "min_turns": verdict.turns,
+            "play": play_json(verdict.play, verdict) if found else None,  # type: ignore[arg-type]
+            "seconds": round(verdict.seconds, 3)}
+
+
+def layout_json(layout: Layout) -> dict:
+    return {
+        "side": layout.side, "players": layout.players, "seed": layout.seed,
+        "objectives": [{"id": r.card.id, "title": r.card.title, "text": r.card.text,
+                        "formal": r.card.objective.text(), **verdict_json(r.verdict)}
+                       for r in layout.rated],
+        "together": verdict_json(layout.joint),
+    }
+
+
+def layout_text(layout: Layout) -> str:
+    lines = [f"Objective layout for the {layout.side} side, {layout.players} players, "
+             f"seed {layout.seed} (minimum turns for one player; README: Tower Up)"]
+    for r in layout.rated:
+        lines.append(f"\n{r.card.id} {r.card.title}: {r.card.text}")
+        lines.append(f"  formal: {r.card.objective.text()}")
+        lines.append(f"  minimum turns: {r.verdict.turns}")
+        lines += ["  " + line for line in play_lines(r.verdict.play, r.verdict)]  # type: ignore
+    lines.append(f"\nAll three together: achievable, e.g. all met at once after "
+                 f"{layout.joint.turns} turns")
+    return "\n".join(lines)
+
+
+def check_text(objective: Objective, verdict: Verdict, side: str, players: int) -> str:
+    who = "alone on the board" if players == 1 else f"in a {players}-player game"
+    head = f"{objective.text()} ({side} side, one player {who})"
+    if verdict.status == ACHIEVABLE:
+        lines = [f"achievable: {head}", f"minimum turns: {verdict.turns}"]
+        return "\n".join(lines + play_lines(verdict.play, verdict))  # type: ignore[arg-type]
+    if verdict.status == UNKNOWN:
+        return f"unknown: {head}: no answer within the time limit"
+    return f"impossible: {head}: no sequence of builds meets it"
