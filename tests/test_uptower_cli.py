@@ -82,7 +82,8 @@ def test_same_pad_same_bytes(tmp_path: Path) -> None:
 def puzzle(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
     out = tmp_path_factory.mktemp("puzzle") / "puzzle.pdf"
     result = runner.invoke(app, ["uptower", "puzzle", "--seed", "3", "--count", "2",
-                                 "--beam", "60", "--out", str(out), "--json"])
+                                 "--beam", "60", "--budget", "1000", "--out", str(out),
+                                 "--json"])
     assert result.exit_code == 0, result.output
     return out, json.loads(result.stdout)
 
@@ -91,7 +92,7 @@ def test_puzzle_json_has_rolls_par_bound_and_moves(puzzle: tuple[Path, dict]) ->
     out, data = puzzle
     assert [p["seed"] for p in data["puzzles"]] == [3, 4]
     for entry in data["puzzles"]:
-        assert 0 < entry["par"] <= entry["bound"]
+        assert 0 < entry["par"] <= entry["bound"] and isinstance(entry["par_is_best"], bool)
         assert max(entry["rolls"].count(k) for k in range(1, 7)) == 5
         assert entry["moves"] and {"turn", "piece", "rotation", "column", "at_will"} == \
             set(entry["moves"][0])
@@ -115,7 +116,8 @@ def test_the_par_game_scores_par_when_checked(puzzle: tuple[Path, dict], tmp_pat
 def test_same_seed_same_puzzle_bytes(tmp_path: Path) -> None:
     a, b = tmp_path / "a.pdf", tmp_path / "b.pdf"
     for out in (a, b):
-        result = run("puzzle", "--seed", "9", "--beam", "20", "--out", str(out))
+        result = run("puzzle", "--seed", "9", "--beam", "20", "--budget", "300", "--out",
+                     str(out))
         assert result.exit_code == 0, result.output
     assert a.read_bytes() == b.read_bytes()
 

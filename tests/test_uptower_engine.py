@@ -27,7 +27,7 @@ from tower_print.uptower.engine import (
     turns,
 )
 from tower_print.uptower.pieces import Rules, default_rules, rules_with
-from tower_print.uptower.search import find_par, replay
+from tower_print.uptower.search import find_par, improve, replay
 
 RULES = default_rules()
 SQUARE, J, L, Z, BAR, S = 1, 2, 3, 4, 5, 6
@@ -190,6 +190,10 @@ def test_par_matches_exhaustive_search_on_small_games(rolls: tuple[int, ...]) ->
     assert par.score == best
     assert score(rules, replay(rules, rolls, par.turns)) == par.score
     assert best <= upper_bound(rules, rolls)
+    # the branch and bound proves it from a poor start (a narrow beam) and finds the best
+    proved = improve(rules, rolls, find_par(rules, rolls, width=1), budget=100_000)
+    assert proved.proven and proved.score == best
+    assert score(rules, replay(rules, rolls, proved.turns)) == best
 
 
 def test_par_replays_legally_to_its_score_and_respects_the_bound() -> None:
@@ -199,6 +203,16 @@ def test_par_replays_legally_to_its_score_and_respects_the_bound() -> None:
     assert end.over and score(RULES, end) == par.score
     assert par.score <= upper_bound(RULES, rolls)
     assert par.score >= 60  # far above what random players reach (about 45 on average)
+
+
+def test_branch_and_bound_beats_a_weak_par_and_proves_a_short_game() -> None:
+    rolls = roll_sequence(RULES, 49)  # 10 rolls; the default beam alone reaches 57 of 64
+    beam = find_par(RULES, rolls, width=20)
+    better = improve(RULES, rolls, beam, budget=15_000)
+    assert better.proven and better.score == upper_bound(RULES, rolls) == 64 > beam.score
+    assert score(RULES, replay(RULES, rolls, better.turns)) == 64
+    unfinished = improve(RULES, rolls, beam, budget=5)
+    assert not unfinished.proven and unfinished.score >= beam.score
 
 
 def test_the_bound_is_the_relaxed_optimum() -> None:

@@ -436,8 +436,11 @@ def uptower_puzzle(
         min=1, max=200, help="Puzzles, for seeds SEED, SEED+1, ...")] = 1,
     paper: Annotated[str, typer.Option(help="a4 or letter.")] = "a4",
     beam: Annotated[int | None, typer.Option(
-        min=1, max=5000, help="Beam width of the par search (default 250; wider is slower "
+        min=1, max=5000, help="Beam width of the par search (default 200; wider is slower "
                               "and usually finds as good a par or better).")] = None,
+    budget: Annotated[int | None, typer.Option(
+        min=0, help="States the branch and bound after the beam may expand to beat par or "
+                    "prove it best (default 15000; 0: beam only).")] = None,
     width: WidthOption = None,
     bonus: BonusOption = None,
     as_json: Annotated[bool, typer.Option(
@@ -460,7 +463,7 @@ def uptower_puzzle(
     default_settings().paper(paper)  # a wrong --paper stops before the search
     puzzles = []
     for number, value in enumerate(range(seed, seed + count), start=1):
-        puzzles.append(make_puzzle(rules, value, beam))
+        puzzles.append(make_puzzle(rules, value, beam, budget))
         if count > 1:
             typer.echo(f"puzzle {number} of {count}: seed {value}, par {puzzles[-1].par.score}",
                        err=True)
@@ -469,7 +472,8 @@ def uptower_puzzle(
         typer.echo(json.dumps({"puzzles": [puzzle_json(rules, p) for p in puzzles]}, indent=2))
     else:
         typer.echo("\n\n".join(puzzle_text(rules, p) for p in puzzles))
-        typer.echo(f"{count} puzzle sheets with answer keys written to {out}", err=True)
+        typer.echo(f"{count} puzzle sheet{'s' if count > 1 else ''} with answer keys written "
+                   f"to {out}", err=True)
 
 
 @uptower.command("score")

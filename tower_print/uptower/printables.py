@@ -24,7 +24,7 @@ from tower_print.render.pdf import check_color, scenes_to_pdf_bytes
 from tower_print.render.scene import Item, Line, Scene, group_in_box
 from tower_print.render.settings import PrintSettings, default_settings
 from tower_print.uptower.pieces import Rules
-from tower_print.uptower.puzzle import Puzzle, column_name, placed_pieces
+from tower_print.uptower.puzzle import Puzzle, column_name, move_text, placed_pieces
 
 PER_PAGE = (1, 2)
 CUT_GAP = 8.0  # mm between the two sheets of a landscape page (the cut line runs in it)
@@ -90,7 +90,8 @@ def play_sheet(rules: Rules, look: Look, env: jinja2.Environment, number: int,
     reminder."""
     data = None
     if puzzle is not None:
-        data = {"seed": puzzle.seed, "rolls": list(puzzle.rolls), "par": puzzle.par.score}
+        data = {"seed": puzzle.seed, "rolls": list(puzzle.rolls), "par": puzzle.par.score,
+                "proven": puzzle.par.proven}
     layout = render_layout(
         env, "uptower/play-sheet.yaml.j2",
         {"sheet": {"w": look.sheet_w, "h": look.sheet_h, "number": number},
@@ -111,16 +112,15 @@ def answer_key(rules: Rules, look: Look, env: jinja2.Environment, puzzle: Puzzle
                           "at_will": placed.move.at_will, "color": colors[placed.move.piece]})
     turns = []
     for turn, moves in enumerate(puzzle.par.turns, start=1):
-        turns.append({"turn": turn, "roll": puzzle.rolls[turn - 1], "moves": [
-            {"piece": m.piece, "at_will": m.at_will, "degrees": 90 * m.rotation,
-             "column": column_name(m.column)} for m in moves]})
+        turns.append({"turn": turn, "roll": puzzle.rolls[turn - 1],
+                      "moves": [move_text(m) for m in moves]})
     state = puzzle.par.state
     layout = render_layout(
         env, "uptower/answer-key.yaml.j2",
         {"sheet": {"w": look.sheet_w, "h": look.sheet_h}, "rules": _rules_context(rules, look),
          "accent": look.accent, "cells": cells, "turns": turns,
          "puzzle": {"seed": puzzle.seed, "par": puzzle.par.score, "bound": puzzle.bound,
-                    "heights": list(state.heights)}},
+                    "proven": puzzle.par.proven, "heights": list(state.heights)}},
         what=f"answer key of seed {puzzle.seed}",
     )
     return Scene(look.sheet_w, look.sheet_h, layout.items)

@@ -12,7 +12,7 @@ from typing import Any
 from tower_print.uptower.bound import upper_bound
 from tower_print.uptower.engine import Move, roll_sequence
 from tower_print.uptower.pieces import Rules
-from tower_print.uptower.search import DEFAULT_BEAM, Solution, find_par, replay
+from tower_print.uptower.search import DEFAULT_BEAM, DEFAULT_BUDGET, Solution, best_game, replay
 
 
 @dataclass(frozen=True)
@@ -32,9 +32,11 @@ class Placed:
     cells: tuple[tuple[int, int], ...]
 
 
-def make_puzzle(rules: Rules, seed: int, beam: int | None = None) -> Puzzle:
+def make_puzzle(rules: Rules, seed: int, beam: int | None = None,
+                budget: int | None = None) -> Puzzle:
     rolls = roll_sequence(rules, seed)
-    par = find_par(rules, rolls, beam or DEFAULT_BEAM)
+    par = best_game(rules, rolls, beam or DEFAULT_BEAM,
+                    DEFAULT_BUDGET if budget is None else budget)
     return Puzzle(seed, rolls, par, upper_bound(rules, rolls))
 
 
@@ -60,13 +62,16 @@ def puzzle_json(rules: Rules, puzzle: Puzzle) -> dict[str, Any]:
              for turn, turn_moves in enumerate(puzzle.par.turns, start=1)
              for move in turn_moves]
     return {"seed": puzzle.seed, "width": rules.width, "bonus": rules.bonus_name,
-            "rolls": list(puzzle.rolls), "par": puzzle.par.score, "bound": puzzle.bound,
-            "moves": moves}
+            "rolls": list(puzzle.rolls), "par": puzzle.par.score,
+            "par_is_best": puzzle.par.proven, "bound": puzzle.bound, "moves": moves}
 
 
 def move_text(move: Move) -> str:
-    """A move as the answer key words it: 'piece 6 turned 1, columns C-D'."""
-    return f"piece {move.piece} turned {move.rotation} at column {column_name(move.column)}"
+    """A move as the answer key words it: 'at will piece 6 turned 90° at C' (turns are
+    clockwise; the column is the piece's left edge)."""
+    turned = "as drawn" if move.rotation == 0 else f"turned {90 * move.rotation}°"
+    return f"{'at will ' if move.at_will else ''}piece {move.piece} {turned} at " \
+           f"{column_name(move.column)}"
 
 
 def column_name(column: int) -> str:
@@ -78,10 +83,16 @@ def puzzle_text(rules: Rules, puzzle: Puzzle) -> str:
     lines = [f"UpTower solo puzzle, seed {puzzle.seed} ({rules.width} columns, "
              f"{rules.bonus_name} bonus table)",
              "Rolls: " + " ".join(str(r) for r in puzzle.rolls),
-             f"Par: {puzzle.par.score}  (no game scores more than {puzzle.bound})",
+             f"Par: {puzzle.par.score}  ({_quality(puzzle)})",
              "Answer key:"]
     for turn, moves in enumerate(puzzle.par.turns, start=1):
-        what = "; ".join(("at will: " if m.at_will else "") + move_text(m) for m in moves)
+        what = ", then ".join(move_text(m) for m in moves)
         lines.append(f"  turn {turn:2d}, rolled {puzzle.rolls[turn - 1]}: "
                      f"{what or 'nothing fits (lost turn)'}")
     return "\n".join(lines)
+
+
+def _quality(puzzle: Puzzle) -> str:
+    if puzzle.par.proven:
+        return "proven best: the search covered every game that could beat it"
+    return f"no game scores more than {puzzle.bound}"

@@ -32,7 +32,7 @@ from tower_print.uptower.engine import (
 )
 from tower_print.uptower.pieces import Rules, rules_with
 
-KEYS = ("rolls", "moves", "width", "bonus", "seed", "par", "bound")
+KEYS = ("rolls", "moves", "width", "bonus", "seed", "par", "par_is_best", "bound")
 
 
 @dataclass(frozen=True)

@@ -1,14 +1,21 @@
-"""Par for a fixed roll sequence: a beam search over whole turns of the engine.
+"""Par for a fixed roll sequence: a beam search over whole turns of the engine, then a
+branch-and-bound search that tries to beat it or prove that nothing can.
 
-Turn by turn, every state in the beam is expanded into all its distinct outcomes (the rolled
-piece alone, or with an at-will piece before or after it; a lost turn when nothing fits), equal
-outcomes are merged, and the `width` most promising are kept. "Promising" is the best score the
-state could still reach if the remaining blocks could be poured anywhere (the relaxation of
-`bound.py`, applied to the state), minus a small penalty for a jagged surface, on which fewer
-pieces fit. Games that end (top floor reached, or the last roll played) are scored exactly; par
-is the best of them, and the moves that reach it are kept and replayed through the engine.
+Beam: turn by turn, every state in the beam is expanded into all its distinct outcomes (the
+rolled piece alone, or with an at-will piece before or after it; a lost turn when nothing fits),
+equal outcomes are merged, and the `width` most promising are kept. "Promising" is the best
+score the state could still reach if the remaining blocks could be poured anywhere (the
+relaxation of `bound.py`, applied to the state), minus a small penalty for a jagged surface, on
+which fewer pieces fit.
 
-Deterministic: no clocks, no randomness; ties are broken by the order outcomes were made in.
+Branch and bound: a depth-first search over the same turns, best-looking outcome first, that
+drops every state whose relaxed best cannot beat the best game found so far (starting from the
+beam's). When it runs out of states within its budget, the best game found is optimal: par is
+then proven. Its budget counts expanded states, not seconds, so the result is the same on any
+machine.
+
+Games that end (top floor reached, or the last roll played) are scored exactly; the best game is
+replayed through the engine before it is returned. Deterministic: no clocks, no randomness.
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from tower_print.uptower.bound import upper_bound
 from tower_print.uptower.engine import (
     Heights,
     Landings,
@@ -25,6 +33,7 @@ from tower_print.uptower.engine import (
     State,
     Step,
     as_moves,
+    game_length,
     outcomes,
     play,
     score,
@@ -33,7 +42,8 @@ from tower_print.uptower.engine import (
 )
 from tower_print.uptower.pieces import Rules
 
-DEFAULT_BEAM = 250
+DEFAULT_BEAM = 200
+DEFAULT_BUDGET = 15_000  # states the branch and bound may expand
 # Points of promise lost per floor of height step between neighbouring columns. Measured over
 # seeds 0-11 at beam 150 (sum of par): 0.0 -> 1047, 0.1 -> 1090 (beam 250), 0.2 -> 1095,
 # 0.3 -> 1088, 0.6 -> 1085, 1.2 -> 1083.
@@ -45,6 +55,7 @@ class Solution:
     score: int
     turns: tuple[tuple[Move, ...], ...]  # one entry per turn played; () is a lost turn
     state: State
+    proven: bool = False  # the branch and bound showed that no game scores more
 
 
 @dataclass
@@ -63,46 +74,47 @@ def _needs(rules: Rules, heights: np.ndarray) -> np.ndarray:
     return np.cumsum(np.maximum(0, levels - tall[:, None, :]), axis=2)
 
 
-def promise(rules: Rules, heights: np.ndarray, unused: np.ndarray, turns_left: int,
-            ) -> np.ndarray:
-    """How good each state looks: the best final score if the blocks still to come (and j
-    more at-will pieces, for the best j) could be poured anywhere, less the jagged-surface
-    penalty."""
+def relaxed_best(rules: Rules, heights: np.ndarray, unused: np.ndarray, turns_left: int,
+                 ) -> np.ndarray:
+    """Per state, the best final score if the blocks still to come (the rolled pieces and j
+    more at-will pieces, for the best j) could be poured anywhere: never below what the real
+    game can still reach from the state (the relaxation of `bound.py`)."""
     needs = _needs(rules, heights)
     values = (np.arange(1, rules.floors + 1)[:, None] * np.arange(1, rules.width + 1)[None, :])
     bonus = np.array(rules.bonus)
-    best = np.full(len(heights), -1.0)
+    best = np.full(len(heights), -1)
     for extra in range(min(turns_left, rules.faces) + 1):
         blocks = 4 * (turns_left + extra)
         floor = np.where(needs <= blocks, values[None], 0).max(axis=(1, 2))
         value = np.where(unused >= extra, floor + bonus[np.maximum(unused - extra, 0)], -1)
         best = np.maximum(best, value)
+    return best
+
+
+def promise(rules: Rules, heights: np.ndarray, unused: np.ndarray, turns_left: int,
+            ) -> np.ndarray:
+    """How good each state looks to the beam: `relaxed_best` less the jagged-surface penalty."""
     jagged = np.abs(np.diff(heights, axis=1)).sum(axis=1)
-    return best - JAGGED * jagged
+    return relaxed_best(rules, heights, unused, turns_left) - JAGGED * jagged
 
 
 def find_par(rules: Rules, rolls: Sequence[int], width: int = DEFAULT_BEAM) -> Solution:
     """The best game the beam finds for `rolls` (which must reach the end of a game)."""
-    first = start(rules)
-    beam = [_Node(first.heights, 0, (), None)]
+    total = game_length(rules, rolls)
+    beam = [_Node(start(rules).heights, 0, (), None)]
     finished: list[tuple[int, int, _Node]] = []  # (score, -order, node)
-    state = first
-    for k, rolled in enumerate(rolls):
+    for k, rolled in enumerate(rolls[:total]):
         children: dict[tuple[Heights, int], _Node] = {}
         memo: Landings = {}
         for node in beam:
-            found = outcomes(rules, State(node.heights, node.used, state.rolled, k), rolled,
-                             memo)
+            found = outcomes(rules, State(node.heights, node.used), rolled, memo)
             if not found:
-                children.setdefault((node.heights, node.used), _Node(node.heights, node.used,
-                                                                     (), node))
+                children.setdefault((node.heights, node.used),
+                                    _Node(node.heights, node.used, (), node))
             for (heights, used), moves in found.items():
                 if (heights, used) not in children:
                     children[(heights, used)] = _Node(heights, used, moves, node)
-        counts = list(state.rolled)
-        counts[rolled - 1] += 1
-        state = State(state.heights, 0, tuple(counts), k + 1)
-        last = counts[rolled - 1] > rules.turn_boxes
+        last = k + 1 == total
         live: list[_Node] = []
         for node in children.values():
             if last or max(node.heights) >= rules.floors:
@@ -110,15 +122,12 @@ def find_par(rules: Rules, rolls: Sequence[int], width: int = DEFAULT_BEAM) -> S
                 finished.append((value, -len(finished), node))
             else:
                 live.append(node)
-        if last or not live:
+        if not live:
             break
         heights = np.array([n.heights for n in live])
         unused = np.array([unused_circles(rules, n.used) for n in live])
-        rank = promise(rules, heights, unused, _turns_left(rules, rolls, k + 1))
-        order = np.argsort(-rank, kind="stable")[:width]
-        beam = [live[i] for i in order]
-    if not finished:
-        raise ValueError("the rolls end before the game does")
+        rank = promise(rules, heights, unused, total - k - 1)
+        beam = [live[i] for i in np.argsort(-rank, kind="stable")[:width]]
     value, _, node = max(finished, key=lambda item: (item[0], item[1]))
     played: list[tuple[Move, ...]] = []
     walk: _Node | None = node
@@ -132,19 +141,74 @@ def find_par(rules: Rules, rolls: Sequence[int], width: int = DEFAULT_BEAM) -> S
     return Solution(value, tuple(played), end)
 
 
-def _turns_left(rules: Rules, rolls: Sequence[int], played: int) -> int:
-    """Turns still to come after `played` turns (up to the roll that ends the game)."""
-    counts = [0] * rules.faces
-    for k, roll in enumerate(rolls):
-        counts[roll - 1] += 1
-        if counts[roll - 1] > rules.turn_boxes:
-            return k + 1 - played
-    return len(rolls) - played
-
-
 def replay(rules: Rules, rolls: Sequence[int], played: Sequence[Sequence[Move]]) -> State:
     """The end state of `played` turns through the engine (IllegalMove if any is wrong)."""
     state = start(rules)
     for rolled, moves in zip(rolls, played, strict=False):
         state = play(rules, state, rolled, moves)
     return state
+
+
+_Path = tuple[tuple[Step, ...], "_Path"] | None  # the turns so far, latest first
+
+
+def _unwind(path: _Path) -> list[tuple[Move, ...]]:
+    played: list[tuple[Move, ...]] = []
+    while path is not None:
+        steps, path = path
+        played.append(as_moves(steps))
+    played.reverse()
+    return played
+
+
+def improve(rules: Rules, rolls: Sequence[int], found: Solution,
+            budget: int = DEFAULT_BUDGET) -> Solution:
+    """`found` or a better game, by branch and bound (see the module docstring); `proven` when
+    the search finished within `budget` expanded states."""
+    total = game_length(rules, rolls)
+    best, best_path = found.score, None
+    seen: set[tuple[int, Heights, int]] = set()
+    stack: list[tuple[int, Heights, int, _Path, int]] = [
+        (0, start(rules).heights, 0, None, upper_bound(rules, rolls))]
+    expanded = 0
+    while stack:
+        k, heights, used, path, reach_here = stack.pop()
+        if (k, heights, used) in seen or reach_here <= best:
+            continue
+        seen.add((k, heights, used))
+        expanded += 1
+        if expanded > budget:
+            break
+        options = outcomes(rules, State(heights, used), rolls[k]) or {(heights, used): ()}
+        live = []
+        for (after, after_used), steps in options.items():
+            if k + 1 == total or max(after) >= rules.floors:
+                value = score(rules, State(after, after_used))
+                if value > best:
+                    best, best_path = value, (steps, path)
+            else:
+                live.append((after, after_used, steps))
+        if not live:
+            continue
+        tops = np.array([a for a, _, _ in live])
+        unused = np.array([unused_circles(rules, u) for _, u, _ in live])
+        reach = relaxed_best(rules, tops, unused, total - k - 1)
+        looks = promise(rules, tops, unused, total - k - 1)
+        for i in np.argsort(looks, kind="stable"):  # the best-looking is pushed last
+            after, after_used, steps = live[i]
+            if reach[i] > best and (k + 1, after, after_used) not in seen:
+                stack.append((k + 1, after, after_used, (steps, path), int(reach[i])))
+    proven = expanded <= budget
+    if best_path is None:
+        return Solution(found.score, found.turns, found.state, proven)
+    played = _unwind(best_path)
+    end = replay(rules, rolls, played)
+    if score(rules, end) != best:
+        raise AssertionError("the improved game does not replay to its score")
+    return Solution(best, tuple(played), end, proven)
+
+
+def best_game(rules: Rules, rolls: Sequence[int], width: int = DEFAULT_BEAM,
+              budget: int = DEFAULT_BUDGET) -> Solution:
+    """Par: the beam's best game, improved (and perhaps proven) by branch and bound."""
+    return improve(rules, rolls, find_par(rules, rolls, width), budget)
