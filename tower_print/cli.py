@@ -493,5 +493,92 @@ def uptower_score(
     raise typer.Exit(0 if data["legal"] else 1)
 
 
+# --- Tower Up ----------------------------------------------------------------------------------
+
+towerup = typer.Typer(help="Tower Up: objective layouts proven achievable, objective checks, "
+                           "simulated games.", no_args_is_help=True)
+app.add_typer(towerup, name="towerup")
+
+SideOption = Annotated[str, typer.Option(help="Board side: front (3-4 players) or back (2).")]
+TimeoutOption = Annotated[float, typer.Option(min=0.1, help="Seconds per Z3 question before "
+                                                             "'unknown'.")]
+
+
+@towerup.command("objectives")
+@reports_user_errors
+def towerup_objectives(
+    players: Annotated[int, typer.Option(help="Players in the game (the side must suit them).")],
+    side: SideOption = "front",
+    seed: Annotated[int, typer.Option(help="Same seed, same layout.")] = 0,
+    timeout: TimeoutOption = 60.0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the layout as JSON.")] = False,
+) -> None:
+    """Draw three objective cards that one player can meet together on this side, one quick,
+    one middling, one slow, each with its minimum turns and a build sequence that does it.
+    Exit 0 with a layout, 1 if no three cards qualify."""
+    from tower_print.towerup.game import default_content
+    from tower_print.towerup.layouts import draw_layout, layout_json, layout_text
+
+    layout = draw_layout(default_content(), side, players, seed, timeout)
+    if layout is None:
+        typer.echo(f"no three objective cards with different minimum turns can be met together "
+                   f"on the {side} side", err=True)
+        raise typer.Exit(1)
+    typer.echo(json.dumps(layout_json(layout), indent=2) if as_json else layout_text(layout))
+
+
+@towerup.command("check-objective")
+@reports_user_errors
+def towerup_check_objective(
+    text: Annotated[str, typer.Argument(help="An objective in the objective language, e.g. "
+                                             "\"roofs in every district\".")],
+    side: SideOption = "front",
+    players: Annotated[int | None, typer.Option(
+        help="Players in the game; 1 = alone on the board (default: the side's fewest).")] = None,
+    timeout: TimeoutOption = 60.0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the verdict as JSON.")] = False,
+) -> None:
+    """Can one player meet this objective on this side, and in how few turns? Exit 0
+    achievable (with a build sequence), 1 impossible, 2 bad input, 3 unknown (time limit)."""
+    from tower_print.towerup.game import default_content
+    from tower_print.towerup.layouts import check_objective, check_text, verdict_json
+    from tower_print.towerup.model import EXIT_CODES
+
+    objective, verdict, count = check_objective(default_content(), text, side, players, timeout)
+    if as_json:
+        typer.echo(json.dumps({"objective": objective.text(), "side": side, "players": count,
+                               **verdict_json(verdict)}, indent=2))
+    else:
+        typer.echo(check_text(objective, verdict, side, count))
+    raise typer.Exit(EXIT_CODES[verdict.status])
+
+
+@towerup.command("simulate")
+@reports_user_errors
+def towerup_simulate(
+    games: Annotated[int, typer.Option(min=1, max=100000, help="Games to play.")] = 100,
+    players: Annotated[int, typer.Option(help="Players per game, 2-4.")] = 3,
+    side: Annotated[str | None, typer.Option(
+        help="Board side (default: back for 2 players, front for 3-4).")] = None,
+    seed: Annotated[int, typer.Option(help="Games use seeds SEED, SEED+1, ...")] = 0,
+    objectives: Annotated[str | None, typer.Option(
+        help="Objective card ids in play, comma-separated (default: the starting three).")]
+    = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+) -> None:
+    """Seeded games between greedy bots through the rules engine: average scores, game length,
+    how often and how early each objective is met."""
+    from tower_print.towerup.game import default_content
+    from tower_print.towerup.simulate import chosen_objectives, default_side, simulate, summarise
+
+    content = default_content()
+    side = side or default_side(players)
+    cards = chosen_objectives(content, objectives)
+    with _counting_progress("games", games) as progress:
+        results = simulate(content, side, players, cards, games, seed, progress)
+    summary = summarise(results, players, side, cards)
+    typer.echo(json.dumps(summary.as_json(), indent=2) if as_json else summary.text())
+
+
 def main() -> None:
     app()

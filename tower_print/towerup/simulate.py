@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from tower_print.content import UserError
 from tower_print.towerup import bot
 from tower_print.towerup.engine import GameState, new_game, play, score, winners
 from tower_print.towerup.game import Content
@@ -125,3 +126,21 @@ def simulate(content: Content, side: str, players: int, objectives: tuple[Object
         if progress is not None:
             progress(k + 1)
     return results
+
+
+def default_side(players: int) -> str:
+    return "back" if players == 2 else "front"
+
+
+def chosen_objectives(content: Content, ids: str | None) -> tuple[ObjectiveCard, ...]:
+    """Cards by comma-separated ids; the three starting cards when none are named."""
+    if ids is None:
+        return tuple(c for c in content.cards if c.starting)
+    known = {c.id: c for c in content.cards}
+    chosen = []
+    for card_id in (i.strip() for i in ids.split(",")):
+        if card_id not in known:
+            raise UserError(f"--objectives: unknown card '{card_id}' (known: "
+                            f"{', '.join(known)})")
+        chosen.append(known[card_id])
+    return tuple(chosen)
