@@ -119,7 +119,8 @@ def _check_connected(where: Node, links: dict[str, list[str]]) -> None:
                 seen.add(other)
                 todo.append(other)
     if len(seen) != len(links):
-        cut = sorted(set(links) - seen)
+        rest = set(links) - seen
+        cut = sorted(rest if len(rest) <= len(seen) else seen)  # name the smaller part
         raise where.error(f"the streets do not connect every site (cut off: {', '.join(cut)})")
 
 
