@@ -462,11 +462,15 @@ def uptower_puzzle(
     _pdf_out(out)
     default_settings().paper(paper)  # a wrong --paper stops before the search
     puzzles = []
-    for number, value in enumerate(range(seed, seed + count), start=1):
-        puzzles.append(make_puzzle(rules, value, beam, budget))
-        if count > 1:
-            typer.echo(f"puzzle {number} of {count}: seed {value}, par {puzzles[-1].par.score}",
-                       err=True)
+    try:
+        for number, value in enumerate(range(seed, seed + count), start=1):
+            puzzles.append(make_puzzle(rules, value, beam, budget))
+            if count > 1:
+                typer.echo(f"puzzle {number} of {count}: seed {value}, par "
+                           f"{puzzles[-1].par.score}", err=True)
+    except KeyboardInterrupt:
+        typer.echo("interrupted: nothing written", err=True)
+        raise typer.Exit(130) from None
     write_atomic(out, puzzle_pdf(rules, puzzles, paper, templates))
     if as_json:
         typer.echo(json.dumps({"puzzles": [puzzle_json(rules, p) for p in puzzles]}, indent=2))
