@@ -118,8 +118,7 @@ def play_json(play: Play, verdict: Verdict) -> dict:
 def verdict_json(verdict: Verdict) -> dict:
     found = verdict.play is not None
     return {"status": verdict.status, "min_turns": verdict.turns,
-            "play": play_json(verdict.play, verdict) if found else None,  # type: ignore[arg-type]
-            "seconds": round(verdict.seconds, 3)}
+            "play": play_json(verdict.play, verdict) if found else None}  # type: ignore[arg-type]
 
 
 def layout_json(layout: Layout) -> dict:
