@@ -175,3 +175,20 @@ def test_bad_options_leave_no_output(tmp_path: Path) -> None:
     result = run("puzzle", "--seed", "1", "--paper", "a3", "--out", str(out))
     assert result.exit_code == 2
     assert list(tmp_path.iterdir()) == []
+
+
+def test_score_uses_the_bonus_table_the_game_names(tmp_path: Path) -> None:
+    moves = [(1, 5, 1, False), (1, 5, 2, True), (2, 5, 3, False), (2, 1, 5, True),
+             (3, 5, 4, False), (3, 3, 7, True), (4, 5, 1, False), (5, 5, 2, False)]
+    game = {"rolls": [5, 5, 5, 5, 5], "moves": [
+        {"turn": t, "piece": p, "rotation": 0, "column": c, "at_will": a} for t, p, c, a in moves]}
+    scores = {}
+    for table in ("published", "triangular"):
+        path = tmp_path / f"{table}.json"
+        path.write_text(json.dumps({**game, "bonus": table}))
+        result = run("score", str(path), "--json")
+        assert result.exit_code == 0, result.output
+        data = json.loads(result.stdout)
+        assert data["heights"] == [8, 8, 4, 4, 2, 2, 3, 1] and data["unused_circles"] == 3
+        scores[table] = data["score"]
+    assert scores == {"published": 16 + 5, "triangular": 16 + 6}
