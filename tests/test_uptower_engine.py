@@ -150,13 +150,18 @@ def test_score_is_the_best_floor_plus_the_bonus() -> None:
     assert score(RULES, State((0,) * 8)) == 21
 
 
-def test_fast_landings_agree_with_the_plain_drop() -> None:
+def test_all_placements_agree_with_dropping_one_piece() -> None:
     rng = random.Random(3)
     for _ in range(500):
-        heights = tuple(rng.randint(0, 15) for _ in range(8))
+        heights = tuple(rng.choice((0, 1, 2, 3, 13, 14, 15)) for _ in range(8))
         for piece in range(1, 7):
-            plain = sorted((m.rotation, m.column, h) for m, h in drops(RULES, heights, piece))
-            assert sorted(_landings(RULES, heights, piece, None)) == plain
+            one_by_one = sorted(
+                (o.rotation, column, after)
+                for o in RULES.piece(piece).orientations for column in range(-1, 9)
+                if (after := land(heights, o, column, 15)) is not None)
+            assert sorted(_landings(RULES, heights, piece, None)) == one_by_one
+            assert sorted((m.rotation, m.column, h) for m, h in drops(RULES, heights, piece)) \
+                == one_by_one
 
 
 def test_random_games_replay_through_the_engine_and_stay_under_the_bound() -> None:

@@ -99,11 +99,8 @@ def why_not(rules: Rules, heights: Heights, move: Move) -> str:
 
 def drops(rules: Rules, heights: Heights, piece: int) -> Iterator[tuple[Move, Heights]]:
     """Every legal placement of `piece` (each distinct rotation, every column)."""
-    for shape in rules.piece(piece).orientations:
-        for column in range(rules.width - shape.width + 1):
-            new = land(heights, shape, column, rules.floors)
-            if new is not None:
-                yield Move(piece, shape.rotation, column), new
+    for rotation, column, after in _landings(rules, heights, piece, None):
+        yield Move(piece, rotation, column), after
 
 
 def _after(rules: Rules, state: State, rolled: int, heights: Heights, used: int) -> State:
@@ -127,9 +124,10 @@ def _shapes(rules: Rules, piece: int) -> tuple[tuple[int, tuple[int, ...], int,
 
 def _landings(rules: Rules, heights: Heights, piece: int,
               memo: Landings | None) -> tuple[tuple[int, int, Heights], ...]:
-    """(rotation, column, heights after) of every legal drop, as `drops` finds them but fast
-    (the search's inner loop); remembered in `memo`, since the same surface comes back many
-    times while a turn's at-will combinations are tried."""
+    """(rotation, column, heights after) of every legal drop: `land` for every rotation and
+    column, but fast (the search's inner loop): a shape fits where the surface rises exactly as
+    its underside does. Remembered in `memo`, since the same surface comes back many times
+    while a turn's at-will combinations are tried."""
     key = (heights, piece)
     if memo is not None and key in memo:
         return memo[key]

@@ -58,12 +58,26 @@ class Solution:
     proven: bool = False  # the branch and bound showed that no game scores more
 
 
-@dataclass
-class _Node:
-    heights: Heights
-    used: int
-    moves: tuple[Step, ...]
-    parent: _Node | None
+_Path = tuple[tuple[Step, ...], "_Path"] | None  # the turns so far, latest first
+
+
+def _unwind(path: _Path) -> list[tuple[Move, ...]]:
+    played: list[tuple[Move, ...]] = []
+    while path is not None:
+        steps, path = path
+        played.append(as_moves(steps))
+    played.reverse()
+    return played
+
+
+def _checked(rules: Rules, rolls: Sequence[int], path: _Path, value: int,
+             proven: bool = False) -> Solution:
+    """The game along `path`, replayed through the engine, which must score `value`."""
+    played = _unwind(path)
+    end = replay(rules, rolls, played)
+    if score(rules, end) != value:
+        raise AssertionError("the game found does not replay to its score")
+    return Solution(value, tuple(played), end, proven)
 
 
 def _needs(rules: Rules, heights: np.ndarray) -> np.ndarray:
@@ -101,44 +115,33 @@ def promise(rules: Rules, heights: np.ndarray, unused: np.ndarray, turns_left: i
 def find_par(rules: Rules, rolls: Sequence[int], width: int = DEFAULT_BEAM) -> Solution:
     """The best game the beam finds for `rolls` (which must reach the end of a game)."""
     total = game_length(rules, rolls)
-    beam = [_Node(start(rules).heights, 0, (), None)]
-    finished: list[tuple[int, int, _Node]] = []  # (score, -order, node)
+    beam: list[tuple[Heights, int, _Path]] = [(start(rules).heights, 0, None)]
+    best: tuple[int, _Path] | None = None
     for k, rolled in enumerate(rolls[:total]):
-        children: dict[tuple[Heights, int], _Node] = {}
+        children: dict[tuple[Heights, int], _Path] = {}
         memo: Landings = {}
-        for node in beam:
-            found = outcomes(rules, State(node.heights, node.used), rolled, memo)
-            if not found:
-                children.setdefault((node.heights, node.used),
-                                    _Node(node.heights, node.used, (), node))
-            for (heights, used), moves in found.items():
-                if (heights, used) not in children:
-                    children[(heights, used)] = _Node(heights, used, moves, node)
-        last = k + 1 == total
-        live: list[_Node] = []
-        for node in children.values():
-            if last or max(node.heights) >= rules.floors:
-                value = score(rules, State(node.heights, node.used))
-                finished.append((value, -len(finished), node))
+        for heights, used, path in beam:
+            found = outcomes(rules, State(heights, used), rolled, memo) or {(heights, used): ()}
+            for key, steps in found.items():
+                if key not in children:
+                    children[key] = (steps, path)
+        live: list[tuple[Heights, int, _Path]] = []
+        for (heights, used), path in children.items():
+            if k + 1 == total or max(heights) >= rules.floors:
+                value = score(rules, State(heights, used))
+                if best is None or value > best[0]:
+                    best = (value, path)
             else:
-                live.append(node)
+                live.append((heights, used, path))
         if not live:
             break
-        heights = np.array([n.heights for n in live])
-        unused = np.array([unused_circles(rules, n.used) for n in live])
-        rank = promise(rules, heights, unused, total - k - 1)
+        tops = np.array([h for h, _, _ in live])
+        unused = np.array([unused_circles(rules, u) for _, u, _ in live])
+        rank = promise(rules, tops, unused, total - k - 1)
         beam = [live[i] for i in np.argsort(-rank, kind="stable")[:width]]
-    value, _, node = max(finished, key=lambda item: (item[0], item[1]))
-    played: list[tuple[Move, ...]] = []
-    walk: _Node | None = node
-    while walk is not None and walk.parent is not None:
-        played.append(as_moves(walk.moves))
-        walk = walk.parent
-    played.reverse()
-    end = replay(rules, rolls, played)
-    if score(rules, end) != value:
-        raise AssertionError("the par game does not replay to its score")
-    return Solution(value, tuple(played), end)
+    if best is None:
+        raise AssertionError("a game always ends within its rolls")
+    return _checked(rules, rolls, best[1], best[0])
 
 
 def replay(rules: Rules, rolls: Sequence[int], played: Sequence[Sequence[Move]]) -> State:
@@ -147,18 +150,6 @@ def replay(rules: Rules, rolls: Sequence[int], played: Sequence[Sequence[Move]])
     for rolled, moves in zip(rolls, played, strict=False):
         state = play(rules, state, rolled, moves)
     return state
-
-
-_Path = tuple[tuple[Step, ...], "_Path"] | None  # the turns so far, latest first
-
-
-def _unwind(path: _Path) -> list[tuple[Move, ...]]:
-    played: list[tuple[Move, ...]] = []
-    while path is not None:
-        steps, path = path
-        played.append(as_moves(steps))
-    played.reverse()
-    return played
 
 
 def improve(rules: Rules, rolls: Sequence[int], found: Solution,
@@ -201,11 +192,7 @@ def improve(rules: Rules, rolls: Sequence[int], found: Solution,
     proven = expanded <= budget
     if best_path is None:
         return Solution(found.score, found.turns, found.state, proven)
-    played = _unwind(best_path)
-    end = replay(rules, rolls, played)
-    if score(rules, end) != best:
-        raise AssertionError("the improved game does not replay to its score")
-    return Solution(best, tuple(played), end, proven)
+    return _checked(rules, rolls, best_path, best, proven)
 
 
 def best_game(rules: Rules, rolls: Sequence[int], width: int = DEFAULT_BEAM,
