@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import random
+from itertools import combinations
 
 import pytest
 import z3
@@ -122,4 +123,22 @@ def test_balance_lemma_for_the_whole_tower_builds_in_the_model_context() -> None
     and must still be built in the model's own Z3 context (regression: context mismatch)."""
     model = TowerModel(GREEN.bricks, GREEN.all_used)
     model.require_part_balance(list(range(model.n)))
+    assert model.solver.check() == z3.sat
+
+
+@given(seed=st.integers(0, 10**9))
+@settings(max_examples=6, deadline=None)
+def test_balance_lemmas_hold_in_every_standing_tower(seed: int) -> None:
+    """The lemmas are facts about standing towers whatever bricks they name, used or not
+    (regression: a lemma naming only bricks the tower leaves out demanded that they be used,
+    which could turn a buildable pink round 'unsolvable')."""
+    rng = random.Random(seed)
+    tower = None
+    while tower is None or len(tower) == len(PINK.bricks.bricks):
+        tower = random_tower(PINK.bricks, rng, bricks_for_rule(PINK.bricks, False, rng))
+    model = TowerModel(PINK.bricks, False)
+    for size in (1, 2):
+        for part in combinations(range(model.n), size):
+            model.require_part_balance(list(part))
+    pin(model, tower)
     assert model.solver.check() == z3.sat

@@ -319,14 +319,15 @@ class TowerModel:
     # ------------------------------------------------------------ lemmas from the LP
     def require_part_balance(self, part: Sequence[int]) -> None:
         """Lemma for a set of bricks `part` (model indices; unused ones drop out): whenever
-        nothing else rests on any of them, their centre of mass lies, along every one of
+        some of them are used and nothing else rests on any of them, the used ones' centre of
+        mass lies, along every one of
         `DIRECTIONS`, within the span of the shrunk contacts with whatever holds them up.
         True of every standing tower (the forces on such a part come only from below and must
         meet at its centre of mass), for every position and orientation."""
         inside = set(part)
-        closed = z3.And([  # empty when the part is every brick: the context must be given
+        closed = z3.And([  # a brick left out carries nothing, so it keeps a part closed
             z3.Not(self.rests_on(k, u)) for u in part for k in range(self.n) if k not in inside
-        ], self.ctx)
+        ] + [z3.Or([self.used[u] for u in part])], self.ctx)  # an empty part has no balance
         tag = "_".join(str(u) for u in part)
         count = z3.Sum([z3.If(self.used[u], 1, 0) for u in part])
         counts = [len(part)] if all(z3.is_true(self.used[u]) for u in part) else list(
