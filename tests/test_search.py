@@ -57,6 +57,23 @@ def test_shortfall_measures_the_distance_to_a_card() -> None:
                                      colours)) == 4
 
 
+
+def test_shortfall_counts_the_missing_partners_of_the_closest_brick() -> None:
+    """A brick lacking one of its partners is nearer than one lacking both: the search needs
+    that slope. Zero still means exactly that the card holds."""
+    colours = GREEN.bricks.color_names
+    card = parse("some red brick rests on every purple brick", colours)
+    purples = (PlacedBrick("purple-1", "purple", 0, 0, 0, 4, 2, 2),
+               PlacedBrick("purple-2", "purple", 4, 0, 0, 4, 2, 2))
+    beside = PlacedBrick("red-1", "red", 8, 0, 0, 4, 2, 2)
+    on_one = PlacedBrick("red-1", "red", 0, 0, 2, 4, 2, 2)
+    bridging = PlacedBrick("red-1", "red", 2, 0, 2, 4, 2, 2)
+    shortfalls = [Evaluator((*purples, red), GREEN.bricks).violation(card)
+                  for red in (beside, on_one, bridging)]
+    assert shortfalls == [2, 1, 0]
+    every = parse("every purple brick rests on some red brick", colours)
+    assert Evaluator((*purples, beside), GREEN.bricks).violation(every) == 2
+
 def test_verdicts_repeat_exactly_with_and_without_the_search() -> None:
     """The same question twice on fresh solvers: the same tower, the same conflict, whether
     the search or Z3 (with its own Z3 context, so nothing built earlier sways it) answers."""

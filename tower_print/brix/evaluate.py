@@ -43,7 +43,12 @@ class Evaluator:
         tops = [b.top for b in bricks]
         self.highest = max(tops)
         self.lowest = min(tops)
+        # Remembered per tower, keyed by object identity (the tower and the conditions outlive
+        # the evaluator): conditions ask the same selections and pairs over and over, and the
+        # tower search evaluates thousands of towers.
         self._relations: dict[tuple[str, int, int], bool] = {}
+        self._selections: dict[int, list[PlacedBrick]] = {}
+        self._distances: dict[tuple[int, int], int] = {}
 
     def related(self, relation: str, a: PlacedBrick, b: PlacedBrick) -> bool:
         """RELATION_TESTS[relation](a, b), remembered: conditions ask the same pairs often."""
@@ -67,8 +72,7 @@ class Evaluator:
         are wrong: the definition of truth here, and a gradient for the tower search."""
         if isinstance(clause, Quantified):
             subject = self.select(clause.subject)
-            count = sum(1 for b in subject if self.pred(b, clause.pred))
-            return clause.quant.shortfall(count, len(subject))
+            return clause.quant.graded_shortfall([self.distance(b, clause.pred) for b in subject])
         if isinstance(clause, Count):
             count = len(self.select(clause.subject))
             return clause.quant.shortfall(count, count)
@@ -94,10 +98,11 @@ class Evaluator:
         raise TypeError(f"unknown clause {clause!r}")
 
     def select(self, selector: Selector, exclude: PlacedBrick | None = None) -> list[PlacedBrick]:
-        return [
-            b for b in self.bricks
-            if b is not exclude and all(self.pred(b, p) for p in selector.preds)
-        ]
+        chosen = self._selections.get(id(selector))
+        if chosen is None:
+            chosen = [b for b in self.bricks if all(self.pred(b, p) for p in selector.preds)]
+            self._selections[id(selector)] = chosen
+        return [b for b in chosen if b is not exclude]
 
     def pred(self, brick: PlacedBrick, pred: Pred) -> bool:
         if isinstance(pred, Colour):
@@ -105,10 +110,20 @@ class Evaluator:
         if isinstance(pred, Not):
             return not self.pred(brick, pred.pred)
         if isinstance(pred, Related):
-            others = self.select(pred.target, exclude=brick)
-            count = sum(1 for other in others if self.related(pred.relation, brick, other))
-            return pred.quant.holds(count, len(others))
+            return self.distance(brick, pred) == 0
         return self.trait(brick, pred.name)
+
+    def distance(self, brick: PlacedBrick, pred: Pred) -> int:
+        """How many other bricks would have to change for `brick` to meet `pred` (0: it does);
+        0 or 1 for colours and traits."""
+        if isinstance(pred, Related):
+            key = (id(brick), id(pred))
+            if key not in self._distances:
+                others = self.select(pred.target, exclude=brick)
+                count = sum(1 for other in others if self.related(pred.relation, brick, other))
+                self._distances[key] = pred.quant.shortfall(count, len(others))
+            return self._distances[key]
+        return 0 if self.pred(brick, pred) else 1
 
     def trait(self, brick: PlacedBrick, name: str) -> bool:
         if name == "vertical":

@@ -47,12 +47,14 @@ def touches(a: PlacedBrick, b: PlacedBrick) -> bool:
     """Face contact of positive area along some axis: the boxes meet (closed intervals overlap
     on every axis), abut on exactly one axis and overlap with positive length on the other two.
     Written out in plain comparisons: the tower search calls this millions of times."""
-    gaps = (
-        min(a.x + a.dx, b.x + b.dx) - max(a.x, b.x),
-        min(a.y + a.dy, b.y + b.dy) - max(a.y, b.y),
-        min(a.z + a.dz, b.z + b.dz) - max(a.z, b.z),
-    )
-    return min(gaps) == 0 and sorted(gaps)[1] > 0
+    gap_x = min(a.x + a.dx, b.x + b.dx) - max(a.x, b.x)
+    if gap_x < 0:
+        return False
+    gap_y = min(a.y + a.dy, b.y + b.dy) - max(a.y, b.y)
+    if gap_y < 0:
+        return False
+    gap_z = min(a.z + a.dz, b.z + b.dz) - max(a.z, b.z)
+    return gap_z >= 0 and (gap_x == 0) + (gap_y == 0) + (gap_z == 0) == 1
 
 
 def footprint_overlap(a: PlacedBrick, b: PlacedBrick) -> bool:

@@ -14,6 +14,7 @@ parse(describe(c)) == c. Colours are checked against the brick set by the caller
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tower_print.content import UserError
@@ -44,6 +45,21 @@ class Quant:
             "exactly": abs(count - self.n), "more than": max(0, self.n + 1 - count),
             "fewer than": max(0, count - self.n + 1),
         }[self.kind]
+
+    def graded_shortfall(self, distances: Sequence[int]) -> int:
+        """`shortfall` when each candidate is some `distance` from meeting the predicate (0: it
+        meets it): a candidate that lacks one of three supports costs less than one that lacks
+        all three, which gives the tower search a slope where counting alone is flat. Zero
+        exactly when `holds`; equal to `shortfall` when every distance is 0 or 1."""
+        count = sum(1 for d in distances if d == 0)
+        wanted = {
+            "every": len(distances), "some": 1, "at least": self.n, "more than": self.n + 1,
+            "exactly": self.n,
+        }.get(self.kind)
+        if wanted is None or count >= wanted:
+            return self.shortfall(count, len(distances))
+        closest = sorted(d for d in distances if d)[: wanted - count]
+        return sum(closest) + wanted - count - len(closest)
 
 
 @dataclass(frozen=True)
