@@ -2,12 +2,11 @@
 
 A layout is three objective cards one player can meet together on the side in play (the Z3
 model on the relaxed game), whose minimum turns differ: one quick, one middling, one slow.
-Candidates are tried in a seeded order, so the same seed always gives the same layout.
+Cards are tried in a seeded order, so the same seed always gives the same layout.
 """
 
 from __future__ import annotations
 
-import itertools
 import random
 from dataclasses import dataclass
 
@@ -47,32 +46,28 @@ def game_side(content: Content, side: str, players: int, alone_ok: bool = False)
 
 def draw_layout(content: Content, side: str, players: int, seed: int,
                 timeout: float = 60.0) -> Layout | None:
-    """The first seeded triple of cards with distinct minimum turns, met together; None if no
-    triple qualifies."""
+    """Cards in a seeded order, each kept when its minimum turns differ from those kept so far,
+    until three are kept that one play meets together (a kept card that spoils the joint check is
+    dropped again); None when the cards run out."""
     board_side = game_side(content, side, players)
     cards = [c for c in content.cards if not c.starting]
-    triples = list(itertools.combinations(cards, LAYOUT_SIZE))
-    random.Random(f"{seed}-{side}-{players}").shuffle(triples)
-    known: dict[str, Verdict] = {}
-
-    def rate(card: ObjectiveCard) -> Verdict:
-        if card.id not in known:
-            known[card.id] = min_turns(board_side, content.rules, content.words,
-                                       [card.objective], players, timeout, seed)
-        return known[card.id]
-
-    for triple in triples:
-        verdicts = [rate(c) for c in triple]
-        if any(v.status != ACHIEVABLE for v in verdicts):
+    random.Random(f"{seed}-{side}-{players}").shuffle(cards)
+    kept: list[Rated] = []
+    for card in cards:
+        verdict = min_turns(board_side, content.rules, content.words, [card.objective], players,
+                            timeout, seed)
+        if verdict.status != ACHIEVABLE or verdict.turns in {r.verdict.turns for r in kept}:
             continue
-        if len({v.turns for v in verdicts}) < LAYOUT_SIZE:
+        kept.append(Rated(card, verdict))
+        if len(kept) < LAYOUT_SIZE:
             continue
         joint = min_turns(board_side, content.rules, content.words,
-                          [c.objective for c in triple], players, timeout, seed, minimise=False)
+                          [r.card.objective for r in kept], players, timeout, seed,
+                          minimise=False)
         if joint.status == ACHIEVABLE:
-            rated = sorted((Rated(c, v) for c, v in zip(triple, verdicts, strict=True)),
-                           key=lambda r: r.verdict.turns or 0)
-            return Layout(side, players, seed, tuple(rated), joint)
+            rated = tuple(sorted(kept, key=lambda r: r.verdict.turns or 0))
+            return Layout(side, players, seed, rated, joint)
+        kept.pop()
     return None
 
 

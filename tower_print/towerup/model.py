@@ -12,7 +12,7 @@ TowerBrix solver runs Z3 in threads, and sharing the default context caused bugs
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import z3
@@ -53,6 +53,7 @@ class _Model:
         ctx = self.ctx
         self.solver = z3.Solver(ctx=ctx)
         self.solver.set("random_seed", seed)
+        self.solver.set("arith.solver", 2)  # the older arithmetic solver: measured faster here
         add = self.solver.add
         sites = side.site_ids
         nb = side.neighbours
@@ -60,11 +61,12 @@ class _Model:
         zero, one = z3.IntVal(0, ctx), z3.IntVal(1, ctx)
         self.built = {s: z3.Bool(f"b_{s}", ctx) for s in sites}
         self.mine = {s: z3.Bool(f"m_{s}", ctx) for s in sites}
-        self.col = {s: z3.Int(f"c_{s}", ctx) for s in sites}
+        # One Boolean per site and colour (exactly one when built): faster than an Int colour.
+        self.is_col = {s: [z3.Bool(f"c_{s}_{c}", ctx) for c in rules.colours] for s in sites}
         self.t = {s: z3.Int(f"t_{s}", ctx) for s in sites}
         start = set(side.start_sites)
         for s in sites:
-            add(self.col[s] >= 0, self.col[s] < n_col)
+            add(z3.PbEq([(v, 1) for v in self.is_col[s]], 1))
             if s in start:
                 add(self.built[s], z3.Not(self.mine[s]), self.t[s] == 0)
             else:
@@ -77,7 +79,9 @@ class _Model:
             if a not in start and b not in start:
                 add(self.t[a] != self.t[b])
         for a, b in side.streets:
-            add(z3.Implies(z3.And(self.built[a], self.built[b]), self.col[a] != self.col[b]))
+            add(z3.Implies(z3.And(self.built[a], self.built[b]),
+                           z3.And([z3.Not(z3.And(x, y)) for x, y in
+                                   zip(self.is_col[a], self.is_col[b], strict=True)])))
         self.height = {x: one + z3.Sum([z3.If(self.after(y, x), one, zero) for y in nb[x]])
                        for x in sites}
         # roof[s][x]: my build on s put its roof on x (s itself or a neighbour built before).
@@ -101,12 +105,12 @@ class _Model:
                        for s in self.roof for y in nb[s]])
         add(paid >= mine_count)
         for c in range(n_col):
-            placed = [z3.If(z3.And(self.mine[s], self.col[s] == c), one, zero) for s in self.roof]
-            placed += [z3.If(z3.And(self.mine[s], self.before(y, s), self.col[y] == c), one, zero)
-                       for s in self.roof for y in nb[s]]
+            placed = [z3.If(z3.And(self.mine[s], self.is_col[s][c]), one, zero) for s in self.roof]
+            placed += [z3.If(z3.And(self.mine[s], self.before(y, s), self.is_col[y][c]), one,
+                             zero) for s in self.roof for y in nb[s]]
             need = z3.Sum(placed)
             extra.append(z3.If(need > rules.starting_floors, need - rules.starting_floors, zero))
-            on_board = z3.Sum([z3.If(z3.And(self.built[s], self.col[s] == c), self.height[s],
+            on_board = z3.Sum([z3.If(z3.And(self.built[s], self.is_col[s][c]), self.height[s],
                                      zero) for s in sites])
             add(on_board <= rules.floors_per_colour)
         self.takes = z3.Int("takes", ctx)
@@ -125,10 +129,13 @@ class _Model:
                 add(self.clause(clause))
                 add(mine_count >= _roofs_needed(clause, words))  # redundant, helps proofs
         if not any(c.filter.colour for o in objectives for c in o.clauses):
-            # Colours are interchangeable: number them in order of first use on the start sites.
-            first = [self.col[s] for s in side.start_sites]
-            for k, c in enumerate(first):
-                add(c <= (z3.IntVal(0, ctx) if k == 0 else _max(first[:k]) + 1))
+            # Colours are interchangeable: number them in order of first use on the start sites
+            # (colour c may appear only after colour c - 1 has).
+            first = [self.is_col[s] for s in side.start_sites]
+            for k, options in enumerate(first):
+                for c in range(1, n_col):
+                    add(z3.Implies(options[c], z3.Or([earlier[c - 1] for earlier in first[:k]],
+                                                     ctx)))
 
     def before(self, x: str, y: str) -> z3.BoolRef:
         """x is built and was built before y."""
@@ -150,7 +157,7 @@ class _Model:
                 if f.visible:
                     conds += [z3.Not(self.after(y, s)) for y in nb[x] if y != s]
                 if f.colour is not None:
-                    conds.append(self.col[x] == self.rules.colours.index(f.colour))
+                    conds.append(self.is_col[x][self.rules.colours.index(f.colour)])
                 if f.min_height > 1:
                     conds.append(self.height[x] >= f.min_height)
                 found.append((x, z3.And(conds)))
@@ -167,7 +174,7 @@ class _Model:
                 groups = [[c for x, c in found if self.side.district_of[x] == d]
                           for d in self.words.districts]
             else:
-                groups = [[z3.And(c, self.col[x] == k) for x, c in found]
+                groups = [[z3.And(c, self.is_col[x][k]) for x, c in found]
                           for k in range(len(self.rules.colours))]
             need = len(groups) if clause.n is None else clause.n
             return z3.PbGe([(z3.Or(g, ctx), 1) for g in groups], need)
@@ -177,14 +184,17 @@ class _Model:
 
     def play(self, m: z3.ModelRef) -> Play:
         val = lambda e: m.eval(e, model_completion=True)  # noqa: E731
-        colours = self.rules.colours
-        start = tuple((s, colours[val(self.col[s]).as_long()]) for s in self.side.start_sites)
+        start = tuple((s, self.colour(val, s)) for s in self.side.start_sites)
         steps = []
         for s in sorted((s for s in self.roof if z3.is_true(val(self.built[s]))),
                         key=lambda s: val(self.t[s]).as_long()):
             roof = next((x for x, v in self.roof[s].items() if z3.is_true(val(v))), None)
-            steps.append(Step(s, colours[val(self.col[s]).as_long()], roof))
+            steps.append(Step(s, self.colour(val, s), roof))
         return Play(start, tuple(steps))
+
+    def colour(self, val: Callable[[z3.ExprRef], z3.ExprRef], site: str) -> str:
+        return next(c for c, v in zip(self.rules.colours, self.is_col[site], strict=True)
+                    if z3.is_true(val(v)))
 
 
 def _roofs_needed(clause: Clause, words: Vocabulary) -> int:
@@ -192,13 +202,6 @@ def _roofs_needed(clause: Clause, words: Vocabulary) -> int:
     if isinstance(clause, Spread) and clause.n is None:
         return len(words.districts if clause.key == DISTRICT else words.colours)
     return clause.n  # type: ignore[return-value]
-
-
-def _max(values: list[z3.ArithRef]) -> z3.ArithRef:
-    best = values[0]
-    for v in values[1:]:
-        best = z3.If(v > best, v, best)
-    return best
 
 
 def _near_pairs(side: Side) -> set[tuple[str, str]]:
