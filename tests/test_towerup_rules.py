@@ -191,6 +191,17 @@ def test_a_roof_is_covered_by_a_later_payment_but_still_counts_as_the_players() 
     assert [(f.site, f.height, f.visible) for f in state.roof_facts(0)] == [("F22", 3, False)]
 
 
+def test_one_player_may_have_several_roofs_in_one_building_from_different_turns() -> None:
+    state = game(players=3, objectives=())
+    hand(state, 0, white=1, black=2, gray=1)
+    play(state, Build("F23", "white", "F22"))
+    state.current = 0
+    play(state, Build("F32", "gray", "F22"))
+    assert state.buildings["F22"].roofs == [(2, 0), (3, 0)]
+    assert [(f.site, f.visible) for f in state.roof_facts(0)] == [("F22", False), ("F22", True)]
+    assert state.visible_roofs(0) == 1
+
+
 def test_a_player_without_roofs_cannot_build() -> None:
     state = game()
     state.players[0].roofs_left = 0

@@ -42,7 +42,6 @@ class Verdict:
     turns: int | None  # the minimum, when achievable
     play: Play | None  # a play meeting the objectives in `turns` turns
     outcome: Outcome | None  # the play as replayed by relaxed.replay
-    seconds: float
 
 
 class _Model:
@@ -235,10 +234,9 @@ def min_turns(side: Side, rules: Rules, words: Vocabulary, objectives: Sequence[
         return solver.check(model.turns <= limit)
 
     def verdict(status: str, best: tuple[int, Play] | None = None) -> Verdict:
-        seconds = time.perf_counter() - began
         if best is None:
-            return Verdict(status, None, None, None, seconds)
-        return Verdict(status, best[0], best[1], replay(side, rules, players, best[1]), seconds)
+            return Verdict(status, None, None, None)
+        return Verdict(status, best[0], best[1], replay(side, rules, players, best[1]))
 
     # Upwards from one turn: small bounds are refuted at once and the first "sat" is the minimum
     # (measured faster than bisection, whose guesses near the optimum are slow). Past QUICK_TURNS
