@@ -19,7 +19,6 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from functools import cache
 
 from tower_print.uptower.pieces import Orientation, Rules
 
@@ -113,15 +112,6 @@ def _after(rules: Rules, state: State, rolled: int, heights: Heights, used: int)
 Landings = dict[tuple[Heights, int], tuple[tuple[int, int, Heights], ...]]
 
 
-@cache
-def _shapes(rules: Rules, piece: int) -> tuple[tuple[int, tuple[int, ...], int,
-                                                     tuple[int, ...], int], ...]:
-    """Per rotation of `piece`: (rotation, underside rises, first column's bottom, tops,
-    highest top)."""
-    return tuple((o.rotation, o.steps, o.bottom[0], o.top, max(o.top))
-                 for o in rules.piece(piece).orientations)
-
-
 def _landings(rules: Rules, heights: Heights, piece: int,
               memo: Landings | None) -> tuple[tuple[int, int, Heights], ...]:
     """(rotation, column, heights after) of every legal drop: `land` for every rotation and
@@ -134,7 +124,7 @@ def _landings(rules: Rules, heights: Heights, piece: int,
     rises = tuple(b - a for a, b in zip(heights, heights[1:], strict=False))
     floors, width = rules.floors, len(heights)
     found = []
-    for rotation, steps, bottom0, top, reach in _shapes(rules, piece):
+    for rotation, steps, bottom0, top, reach in rules.pieces[piece - 1].drop_table:
         n = len(steps)
         for col in range(width - n):
             if rises[col:col + n] != steps:

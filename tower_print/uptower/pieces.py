@@ -9,7 +9,7 @@ floor it fills.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 
 from tower_print.content import Node, UserError, content_root, load_yaml
@@ -43,6 +43,13 @@ class Piece:
     name: str
     cells: tuple[Cell, ...]  # as drawn on the sheet
     orientations: tuple[Orientation, ...]  # distinct shapes only, first rotation that makes each
+
+    @cached_property
+    def drop_table(self) -> tuple[tuple[int, tuple[int, ...], int, tuple[int, ...], int], ...]:
+        """Per rotation, what the engine's fast drop needs: (rotation, underside rises, first
+        column's bottom, tops, highest top)."""
+        return tuple((o.rotation, o.steps, o.bottom[0], o.top, max(o.top))
+                     for o in self.orientations)
 
     def turned(self, rotation: int) -> Orientation:
         """The shape after `rotation` quarter turns clockwise (any of 0-3)."""

@@ -93,23 +93,21 @@ def relaxed_best(rules: Rules, heights: np.ndarray, unused: np.ndarray, turns_le
     """Per state, the best final score if the blocks still to come (the rolled pieces and j
     more at-will pieces, for the best j) could be poured anywhere: never below what the real
     game can still reach from the state (the relaxation of `bound.py`)."""
-    needs = _needs(rules, heights)
-    values = (np.arange(1, rules.floors + 1)[:, None] * np.arange(1, rules.width + 1)[None, :])
+    needs = _needs(rules, heights).reshape(len(heights), -1)
+    values = (np.arange(1, rules.floors + 1)[:, None]
+              * np.arange(1, rules.width + 1)[None, :]).reshape(-1)
     bonus = np.array(rules.bonus)
     best = np.full(len(heights), -1)
     for extra in range(min(turns_left, rules.faces) + 1):
-        blocks = 4 * (turns_left + extra)
-        floor = np.where(needs <= blocks, values[None], 0).max(axis=(1, 2))
+        floor = np.where(needs <= 4 * (turns_left + extra), values, 0).max(axis=1)
         value = np.where(unused >= extra, floor + bonus[np.maximum(unused - extra, 0)], -1)
         best = np.maximum(best, value)
     return best
 
 
-def promise(rules: Rules, heights: np.ndarray, unused: np.ndarray, turns_left: int,
-            ) -> np.ndarray:
-    """How good each state looks to the beam: `relaxed_best` less the jagged-surface penalty."""
-    jagged = np.abs(np.diff(heights, axis=1)).sum(axis=1)
-    return relaxed_best(rules, heights, unused, turns_left) - JAGGED * jagged
+def promise(rules: Rules, heights: np.ndarray, reach: np.ndarray) -> np.ndarray:
+    """How good each state looks: its `relaxed_best` less the jagged-surface penalty."""
+    return reach - JAGGED * np.abs(np.diff(heights, axis=1)).sum(axis=1)
 
 
 def find_par(rules: Rules, rolls: Sequence[int], width: int = DEFAULT_BEAM) -> Solution:
@@ -137,7 +135,7 @@ def find_par(rules: Rules, rolls: Sequence[int], width: int = DEFAULT_BEAM) -> S
             break
         tops = np.array([h for h, _, _ in live])
         unused = np.array([unused_circles(rules, u) for _, u, _ in live])
-        rank = promise(rules, tops, unused, total - k - 1)
+        rank = promise(rules, tops, relaxed_best(rules, tops, unused, total - k - 1))
         beam = [live[i] for i in np.argsort(-rank, kind="stable")[:width]]
     if best is None:
         raise AssertionError("a game always ends within its rolls")
@@ -184,7 +182,7 @@ def improve(rules: Rules, rolls: Sequence[int], found: Solution,
         tops = np.array([a for a, _, _ in live])
         unused = np.array([unused_circles(rules, u) for _, u, _ in live])
         reach = relaxed_best(rules, tops, unused, total - k - 1)
-        looks = promise(rules, tops, unused, total - k - 1)
+        looks = promise(rules, tops, reach)
         for i in np.argsort(looks, kind="stable"):  # the best-looking is pushed last
             after, after_used, steps = live[i]
             if reach[i] > best and (k + 1, after, after_used) not in seen:
