@@ -226,3 +226,13 @@ def test_the_bound_is_the_relaxed_optimum() -> None:
     assert best_floor(RULES, 400) == 120  # the whole playfield
     # 17 turns: 5 at-will pieces -> 88 blocks, 8 x 11 + 1 = 89; all 6 -> 92 blocks, 13 x 7 = 91
     assert upper_bound(RULES, [1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 1]) == 91
+
+
+def test_the_answer_key_cells_fill_the_final_tower_exactly() -> None:
+    from tower_print.uptower.puzzle import make_puzzle, placed_pieces
+
+    puzzle = make_puzzle(RULES, 13, beam=40, budget=200)
+    cells = [cell for placed in placed_pieces(RULES, puzzle) for cell in placed.cells]
+    assert len(cells) == len(set(cells))
+    heights = puzzle.par.state.heights
+    assert set(cells) == {(x, y) for x in range(8) for y in range(heights[x])}

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tower_print.uptower.bound import upper_bound
-from tower_print.uptower.engine import Move, roll_sequence
+from tower_print.uptower.engine import Move, land, roll_sequence, start
 from tower_print.uptower.pieces import Rules
 from tower_print.uptower.search import DEFAULT_BEAM, DEFAULT_BUDGET, Solution, best_game, replay
 
@@ -43,16 +43,18 @@ def make_puzzle(rules: Rules, seed: int, beam: int | None = None,
 def placed_pieces(rules: Rules, puzzle: Puzzle) -> list[Placed]:
     """Every piece of the par game where it landed (the engine replays the game first)."""
     replay(rules, puzzle.rolls, puzzle.par.turns)
-    heights = [0] * rules.width
+    heights = start(rules).heights
     out = []
     for turn, moves in enumerate(puzzle.par.turns, start=1):
         for move in moves:
             shape = rules.piece(move.piece).turned(move.rotation)
             rest = heights[move.column] - shape.bottom[0]
-            cells = tuple((move.column + x, rest + y) for x, y in shape.cells)
-            for c, top in enumerate(shape.top):
-                heights[move.column + c] = rest + top
-            out.append(Placed(turn, move, cells))
+            out.append(Placed(turn, move, tuple((move.column + x, rest + y)
+                                                for x, y in shape.cells)))
+            after = land(heights, shape, move.column, rules.floors)
+            if after is None:
+                raise AssertionError("a replayed move does not land")
+            heights = after
     return out
 
 
