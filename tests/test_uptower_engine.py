@@ -27,6 +27,7 @@ from tower_print.uptower.engine import (
     turns,
 )
 from tower_print.uptower.pieces import Rules, default_rules, rules_with
+from tower_print.uptower.puzzle import make_puzzle, placed_pieces
 from tower_print.uptower.search import find_par, improve, replay
 
 RULES = default_rules()
@@ -229,8 +230,6 @@ def test_the_bound_is_the_relaxed_optimum() -> None:
 
 
 def test_the_answer_key_cells_fill_the_final_tower_exactly() -> None:
-    from tower_print.uptower.puzzle import make_puzzle, placed_pieces
-
     puzzle = make_puzzle(RULES, 13, beam=40, budget=200)
     cells = [cell for placed in placed_pieces(RULES, puzzle) for cell in placed.cells]
     assert len(cells) == len(set(cells))
