@@ -33,9 +33,6 @@ class Card:
     def moves(self) -> tuple[str, ...]:
         return tuple(i[len(MOVE):] for i in self.items if i.startswith(MOVE))
 
-    def text(self) -> str:
-        return " ".join(i.replace(" ", "-") for i in self.items)
-
 
 @dataclass(frozen=True)
 class Rules:

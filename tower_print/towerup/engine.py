@@ -280,10 +280,10 @@ def _build(state: GameState, build: Build) -> None:
     player = state.players[me]
     player.hand.subtract(build_cost(state, build.site, build.colour))
     player.hand = +player.hand
-    state.buildings[build.site] = Building(build.colour)
     for n in state.side.neighbours[build.site]:
-        if n in state.buildings and n != build.site:
+        if n in state.buildings:
             state.buildings[n].height += 1
+    state.buildings[build.site] = Building(build.colour)
     roofed = state.buildings[build.roof]
     roofed.roofs.append((roofed.height, me))
     player.roofs.append(build.roof)
