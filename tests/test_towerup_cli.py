@@ -76,6 +76,7 @@ def test_objectives_layout_is_seeded_spread_and_met_together() -> None:
     data = json.loads(first.output)
     turns = [o["min_turns"] for o in data["objectives"]]
     assert len(set(turns)) == 3 and turns == sorted(turns)
+    assert [o["difficulty"] for o in data["objectives"]] == ["quick", "middling", "slow"]
     assert all(not C.card(o["id"]).starting for o in data["objectives"])
     for o in data["objectives"]:
         assert replayed(o["play"], "back", 2, [o["formal"]]) == o["min_turns"]

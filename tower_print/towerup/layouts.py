@@ -17,7 +17,8 @@ from tower_print.towerup.model import ACHIEVABLE, UNKNOWN, Verdict, min_turns
 from tower_print.towerup.objectives import Objective, ObjectiveCard, parse
 from tower_print.towerup.relaxed import Play
 
-LAYOUT_SIZE = 3
+DIFFICULTY = ("quick", "middling", "slow")  # the layout's cards, fewest minimum turns first
+LAYOUT_SIZE = len(DIFFICULTY)
 
 
 @dataclass(frozen=True)
@@ -120,8 +121,9 @@ def layout_json(layout: Layout) -> dict:
     return {
         "side": layout.side, "players": layout.players, "seed": layout.seed,
         "objectives": [{"id": r.card.id, "title": r.card.title, "text": r.card.text,
-                        "formal": r.card.objective.text(), **verdict_json(r.verdict)}
-                       for r in layout.rated],
+                        "formal": r.card.objective.text(), "difficulty": level,
+                        **verdict_json(r.verdict)}
+                       for r, level in zip(layout.rated, DIFFICULTY, strict=True)],
         "together": verdict_json(layout.joint),
     }
 
@@ -129,8 +131,8 @@ def layout_json(layout: Layout) -> dict:
 def layout_text(layout: Layout) -> str:
     lines = [f"Objective layout for the {layout.side} side, {layout.players} players, "
              f"seed {layout.seed} (minimum turns for one player; README: Tower Up)"]
-    for r in layout.rated:
-        lines.append(f"\n{r.card.id} {r.card.title}: {r.card.text}")
+    for r, level in zip(layout.rated, DIFFICULTY, strict=True):
+        lines.append(f"\n{r.card.id} {r.card.title} ({level}): {r.card.text}")
         lines.append(f"  formal: {r.card.objective.text()}")
         lines.append(f"  minimum turns: {r.verdict.turns}")
         lines += ["  " + line for line in play_lines(r.verdict.play, r.verdict)]  # type: ignore
