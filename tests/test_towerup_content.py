@@ -125,6 +125,20 @@ def test_rules_numbers_and_a_broken_rules_file(tmp_path: Path) -> None:
     assert caught.value.line == line_of(path, "star_columns: [2, 40]")
 
 
+@pytest.mark.parametrize(("old", "new", "field"), [
+    ("chips: [7, 5, 3, 3]", "chips: [3, 5, 7, 3]", "chips"),
+    ("cone: [0, 1, 3, 5, 8, 11, 15, 20]", "cone: [0, 1, 3, 2]", "cone"),
+    ("tie: share", "tie: coin", "tie"),
+    ("  3: 3\n", "  3: 9\n", "chips_per_players.3"),
+])
+def test_rules_values_are_checked(tmp_path: Path, old: str, new: str, field: str) -> None:
+    path = edited(tmp_path, "rules.yaml", old, new)
+    with pytest.raises(ContentError) as caught:
+        load_rules(path, FOLDER / "deck.yaml")
+    assert caught.value.field == field
+    assert caught.value.line == line_of(path, new.strip())
+
+
 def test_objective_cards_are_ten_plus_three_starting_and_print_back_canonically() -> None:
     assert sum(c.starting for c in C.cards) == 3 and len(C.cards) == 13
     for card in C.cards:

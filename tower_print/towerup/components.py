@@ -86,6 +86,11 @@ def load_rules(rules_path: Path, deck_path: Path) -> Rules:
         raise root["star_columns"].error(
             f"expected increasing spaces below the shortest track's length {shortest}")
     chips = tuple(c.int(1) for c in root["chips"].items())
+    if not chips or list(chips) != sorted(chips, reverse=True):
+        raise root["chips"].error("expected chip values, highest first (it is taken first)")
+    cone = tuple(c.int(0) for c in root["cone"].items())
+    if len(cone) < 2 or list(cone) != sorted(cone):
+        raise root["cone"].error("expected points for 0, 1, 2, ... visible roofs, never falling")
     per_players: dict[int, int] = {}
     for key, node in root["chips_per_players"].as_mapping().items():
         if not key.isdigit() or not 2 <= int(key) <= 4:
@@ -104,7 +109,7 @@ def load_rules(rules_path: Path, deck_path: Path) -> Rules:
         tie=root["tie"].choice(TIES),
         tracks=tracks,
         star_columns=stars,
-        cone=tuple(c.int(0) for c in root["cone"].items()),
+        cone=cone,
         chips=chips,
         chips_per_players=per_players,
         deck=_load_deck(deck_path, colours),
