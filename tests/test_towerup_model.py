@@ -110,6 +110,9 @@ def test_a_set_of_objectives_is_met_at_once_and_is_never_quicker_than_its_hardes
     both = min_turns(TINY, RULES, WORDS, [parse(t, WORDS) for t in texts], 1)
     single = [min_turns(TINY, RULES, WORDS, [parse(t, WORDS)], 1).turns for t in texts]
     assert both.status == ACHIEVABLE and both.turns >= max(single)  # type: ignore[type-var]
+    from_bound = min_turns(TINY, RULES, WORDS, [parse(t, WORDS) for t in texts], 1,
+                           at_least=max(single))  # type: ignore[type-var]
+    assert from_bound.turns == both.turns
     assert both.outcome is not None
     assert meets(both.outcome, [parse(t, WORDS) for t in texts], WORDS, TINY)
 

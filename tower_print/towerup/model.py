@@ -216,10 +216,11 @@ def _near_pairs(side: Side) -> set[tuple[str, str]]:
 
 def min_turns(side: Side, rules: Rules, words: Vocabulary, objectives: Sequence[Objective],
               players: int, timeout: float = 60.0, seed: int = 0,
-              minimise: bool = True) -> Verdict:
+              minimise: bool = True, at_least: int = 1) -> Verdict:
     """Fewest turns for one player to meet all `objectives` together (relaxed.py says exactly
     what counts), with a play checked by relaxed.replay; unknown when `timeout` seconds run out.
-    With `minimise` False, any play will do and `turns` is that play's (an upper bound)."""
+    `at_least`: a known lower bound (the search starts there). With `minimise` False, any play
+    will do and `turns` is that play's (an upper bound)."""
     began = time.perf_counter()
     model = _Model(side, rules, words, players, objectives, seed)
     solver = model.solver
@@ -247,12 +248,14 @@ def min_turns(side: Side, rules: Rules, words: Vocabulary, objectives: Sequence[
             return verdict(ACHIEVABLE, _found(model, solver.model(), side, rules, words, players,
                                               objectives))
         return verdict(IMPOSSIBLE if result == z3.unsat else UNKNOWN)
-    limit = 1
+    limit = at_least
+    possible = False
     while True:
-        if limit == QUICK_TURNS + 1:
+        if limit > QUICK_TURNS and not possible:
             result = check(None)
-            if result == z3.unsat:
-                return verdict(IMPOSSIBLE)
+            if result != z3.sat:
+                return verdict(IMPOSSIBLE if result == z3.unsat else UNKNOWN)
+            possible = True
         result = check(limit)
         if result == z3.unknown:
             return verdict(UNKNOWN)
