@@ -299,6 +299,22 @@ def test_last_roof_gives_every_other_player_one_final_turn() -> None:
     refused(state, Take(0), "the game is over")
 
 
+def test_a_score_is_fixed_at_the_end_of_the_players_final_turn() -> None:
+    state = game(players=3, objectives=())
+    state.current = 1
+    state.players[1].roofs_left = 1
+    hand(state, 1, white=1, black=1)
+    play(state, Build("F23", "white", "F23"))  # last roof, visible: player 1 has played out
+    fixed = score(state, 1)
+    assert state.final_scores == {1: fixed} and state.visible_roofs(1) == 1
+    hand(state, 2, white=1, gray=1)
+    play(state, Build("F33", "gray", "F33"))  # player 2's final turn covers that roof
+    assert state.visible_roofs(1) == 0 and score(state, 1) == fixed
+    me = state.players[1]
+    tracks = sum(C.rules.tracks[c][pos] for c, pos in me.track.items())
+    assert fixed == tracks + C.rules.cone[1] + sum(me.chips)  # the roof it saw still counts
+
+
 def test_a_build_that_leaves_no_buildable_site_ends_the_game_like_a_last_roof() -> None:
     state = game(players=3)
     for site in FRONT.site_ids:

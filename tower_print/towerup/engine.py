@@ -90,6 +90,7 @@ class GameState:
     ending: list[int] | None = None  # players still to take their final turn
     end_reason: str | None = None
     over: bool = False
+    final_scores: dict[int, int] = field(default_factory=dict)  # fixed at each final turn's end
 
     def roof_facts(self, player: int) -> list[RoofFact]:
         facts = []
@@ -163,9 +164,10 @@ def play(state: GameState, action: Action) -> None:
         _build(state, action)
     player.turns += 1
     _claim_objectives(state, me)
-    extra = player.stars > stars_before
-    if extra:
-        return
+    if player.stars > stars_before:
+        return  # an extra turn: the turn goes on
+    if state.ending is not None and me not in state.ending:
+        state.final_scores[me] = _points(state, me)  # that was this player's final turn
     if state.ending is None:
         state.current = (me + 1) % len(state.players)
     elif state.ending:
@@ -318,7 +320,7 @@ def _trigger_end(state: GameState, reason: str) -> None:
 def _claim_objectives(state: GameState, actor: int) -> None:
     """Everyone who now meets an objective for the first time takes its best chip left."""
     n = len(state.players)
-    for p in [(actor + k) % n for k in range(n)]:
+    for p in [(actor + k) % n for k in range(n) if (actor + k) % n not in state.final_scores]:
         player = state.players[p]
         facts = None
         for card in state.objectives:
@@ -332,6 +334,14 @@ def _claim_objectives(state: GameState, actor: int) -> None:
 
 
 def score(state: GameState, player: int) -> int:
+    """The player's score: fixed at the end of their final turn ("each player calculates their
+    score at the end of their final turn"), so later turns of others cannot change it."""
+    if player in state.final_scores:
+        return state.final_scores[player]
+    return _points(state, player)
+
+
+def _points(state: GameState, player: int) -> int:
     """Points under each vehicle + the cone's points for visible roofs + objective chips."""
     p = state.players[player]
     tracks = sum(state.rules.tracks[c][pos] for c, pos in p.track.items())
