@@ -571,15 +571,19 @@ def towerup_simulate(
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
 ) -> None:
     """Seeded games between greedy bots through the rules engine: average scores, game length,
-    how often and how early each objective is met."""
+    how often and how early each objective is met. Exit 130 when interrupted."""
     from tower_print.towerup.game import default_content
     from tower_print.towerup.simulate import chosen_objectives, default_side, simulate, summarise
 
     content = default_content()
     side = side or default_side(players)
     cards = chosen_objectives(content, objectives)
-    with _counting_progress("games", games) as progress:
-        results = simulate(content, side, players, cards, games, seed, progress)
+    try:
+        with _counting_progress("games", games) as progress:
+            results = simulate(content, side, players, cards, games, seed, progress)
+    except KeyboardInterrupt:
+        typer.echo("interrupted: no summary", err=True)
+        raise typer.Exit(130) from None
     summary = summarise(results, players, side, cards)
     typer.echo(json.dumps(summary.as_json(), indent=2) if as_json else summary.text())
 
