@@ -63,7 +63,6 @@ from tower_print.brix.language import (
 )
 from tower_print.brix.pricing import points_by_rank
 from tower_print.brix.solver import SOLVABLE, UNKNOWN, UNSOLVABLE, Labeled, TowerSolver
-from tower_print.brix.z3_threads import gc_paused
 from tower_print.content import Node, UserError, content_root, load_yaml
 from tower_print.render.layout import environment
 from tower_print.render.scene import write_atomic
@@ -378,10 +377,9 @@ class DistinctProver:
         for k, negation in enumerate(negations(other)):
             self.checks += 1
             try:
-                with gc_paused():
-                    status, _, _ = self.solver.check(
-                        [Labeled("one", "", one), Labeled(f"not-{k}", "", negation)],
-                        time.monotonic() + self.timeout)
+                status, _, _ = self.solver.check(
+                    [Labeled("one", "", one), Labeled(f"not-{k}", "", negation)],
+                    time.monotonic() + self.timeout)
             except WitnessRejected:  # a solver bug, never trusted: undecided
                 status = UNKNOWN
             if status == SOLVABLE:

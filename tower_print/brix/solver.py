@@ -12,7 +12,6 @@ meets them; the lattice cannot lean bricks diagonally); "unknown" when time ran 
 
 from __future__ import annotations
 
-import gc
 import threading
 import time
 from collections.abc import Sequence
@@ -27,6 +26,7 @@ from tower_print.brix.language import Condition
 from tower_print.brix.model import DIRECTIONS, TowerModel
 from tower_print.brix.search import REPAIR_STEPS, SEARCH_STEPS, TowerSearch
 from tower_print.brix.statics import part_balanced, smallest_failing_part, stands
+from tower_print.brix.z3_threads import gc_paused
 
 SOLVABLE, UNSOLVABLE, UNKNOWN = "solvable", "unsolvable", "unknown"
 HINT_WORK = 20_000_000
@@ -79,6 +79,14 @@ class TowerSolver:
             tuple(named[h] for h in phase.split("+")) for phase in hints.split(",") if phase
         ]
         self._switches: dict[Labeled, z3.BoolRef] = {}
+        # Z3 may be interrupted only inside `check`. Z3_interrupt also sets a cancel flag on
+        # the context that stays up until the next check begins, so an interrupt landing while
+        # the Z3 thread read a model or added a lemma cut that work short: "sat" models breaking
+        # the very cards assumed (~3 runs in 4 of the audit's brute-force test; none in 5 with
+        # no interrupts). `_checking` is true only around `check`, and after an interrupt the
+        # flag is cleared before anything else touches the context (`_clear_interrupt`).
+        self._guard = threading.Lock()
+        self._checking = False
         self.candidates = 0
         self.lemmas = 0
         self.search = TowerSearch(brick_set, all_used, seed)
@@ -123,29 +131,35 @@ class TowerSolver:
         # other: that corrupted Z3's state and produced towers breaking the cards (caught by
         # the checker, but a wrong "unsolvable" could not be ruled out). So no collection runs
         # during the race; reference counting still frees everything that is not a cycle.
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
+        with gc_paused():
             worker = threading.Thread(target=run_z3, daemon=True)
             worker.start()
             tower = self.search.find(
                 [c for _, c in conditions], self.search_steps, deadline=deadline, stop=proved,
             ) if self.search_steps else None
+            interrupted = False
             if tower is not None:
                 stop_z3.set()
                 while worker.is_alive():
-                    self.model.solver.ctx.interrupt()
+                    with self._guard:
+                        if self._checking:
+                            self.model.solver.ctx.interrupt()
+                            interrupted = True
                     worker.join(0.01)
             worker.join()
-        finally:
-            if collecting:
-                gc.enable()
+            if interrupted:
+                self._clear_interrupt()
         if tower is not None:
             check_witness(tower, self.brick_set, self.all_used, conditions)
             return SOLVABLE, tower, ()
         if failure:
             raise failure[0]
         return outcome[0]
+
+    def _clear_interrupt(self) -> None:
+        """Lower the cancel flag an interrupt may have left on the context: every check
+        starts by lowering it, and one on an empty solver costs nothing."""
+        z3.Solver(ctx=self.model.ctx).check()
 
     def _z3_check(
         self, items: Sequence[Labeled], deadline: float, stop: threading.Event
@@ -175,7 +189,17 @@ class TowerSolver:
                 limit = min(limit, self.work - used) if limit else self.work - used
             solver.set("rlimit", limit)
             before = _work_done(solver)
-            answer = solver.check(*literals, *(hints[0] if hints else ()))
+            with self._guard:
+                if stop.is_set():
+                    return UNKNOWN, None, ()
+                self._checking = True
+            try:
+                answer = solver.check(*literals, *(hints[0] if hints else ()))
+            finally:
+                with self._guard:
+                    self._checking = False
+            if stop.is_set():  # the search won; an interrupt may be pending: touch nothing
+                return UNKNOWN, None, ()
             spent += _work_done(solver) - before
             used += _work_done(solver) - before
             if answer == z3.unknown:
