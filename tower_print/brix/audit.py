@@ -33,6 +33,7 @@ import json
 import os
 import random
 import signal
+import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -44,11 +45,11 @@ from typing import Any
 from tower_print.brix.checker import WitnessRejected
 from tower_print.brix.deals import LEVELS, draw_level
 from tower_print.brix.decks import Deck
+from tower_print.brix.difficulty import cache_folder
 from tower_print.brix.evaluate import Evaluator
 from tower_print.brix.marco import CardMap, MaskSet, mask_of, members
 from tower_print.brix.sampling import Tower, sample_towers
 from tower_print.brix.solver import SOLVABLE, UNKNOWN, UNSOLVABLE, Labeled, TowerSolver
-from tower_print.brix.z3_threads import gc_paused
 from tower_print.content import UserError
 
 LOG_FORMAT = 1
@@ -112,8 +113,11 @@ def cache_key(deck: Deck) -> str:
 
 
 def default_cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "tower-print" / "audit"
+    """`audit/` in the folder tower pools are kept in (see `difficulty.cache_folder`); with
+    caching turned off there, a fresh temporary folder, so an audit can still share its facts
+    between its processes."""
+    folder = cache_folder()
+    return (folder if folder is not None else Path(tempfile.mkdtemp())) / "audit"
 
 
 class AuditLog:
@@ -242,8 +246,7 @@ class SeedDecider:
     def _check(self, mask: int) -> tuple[str, int, str]:
         items = [self.items[k] for k in members(mask)]
         try:
-            with gc_paused():
-                status, tower, core = self.solver.check(items, time.monotonic() + self.timeout)
+            status, tower, core = self.solver.check(items, time.monotonic() + self.timeout)
         except WitnessRejected as error:  # a solver bug: never trusted, reported as undecided
             return UNKNOWN, mask, str(error)
         if status == SOLVABLE and tower is not None:
