@@ -588,5 +588,42 @@ def towerup_simulate(
     typer.echo(json.dumps(summary.as_json(), indent=2) if as_json else summary.text())
 
 
+@towerup.command("print")
+@reports_user_errors
+def towerup_print(
+    out: Annotated[Path, typer.Option(help="Folder for the output files (made if missing).")],
+    paper: Annotated[str, typer.Option(help="a4 or letter.")] = "a4",
+    side: Annotated[str, typer.Option(help="Board side to print: front, back or both.")]
+    = "both",
+    duplex: Annotated[str, typer.Option(
+        help="long / short: card backs mirrored for double-sided printing flipped on that "
+             "edge; none: backs on their own pages for gluing.")] = "long",
+    overlap: Annotated[float, typer.Option(
+        min=3.0, max=40.0, help="mm the board's tiles overlap (for gluing and aligning).")]
+    = 10.0,
+    png: Annotated[bool, typer.Option(
+        "--png", help="Also one PNG per card at 300 dpi with 1/8 inch bleed (print shops).")]
+    = False,
+    templates: Annotated[Path | None, typer.Option(
+        help="Folder of your own templates, used before the shipped ones.")] = None,
+) -> None:
+    """Print-and-play files: the 44 materials and 13 objective cards with backs, and the board
+    (each side as one large page for print shops and tiled over A4/Letter sheets), as PDF and SVG
+    pages. All files are written at the end, or none on an error."""
+    from tower_print.render.impose import DUPLEX_MODES
+    from tower_print.render.output import write_files
+    from tower_print.towerup.printables import SIDES, PrintJob, build_outputs
+
+    if duplex not in DUPLEX_MODES:
+        raise UserError(f"--duplex: '{duplex}' is not one of: {', '.join(DUPLEX_MODES)}")
+    if side not in SIDES:
+        raise UserError(f"--side: '{side}' is not one of: {', '.join(SIDES)}")
+    job = PrintJob(paper.lower(), side, duplex, png, overlap, templates)
+    files = build_outputs(job, progress=lambda line: typer.echo(line, err=True))
+    written = write_files(out, files)
+    pdfs = sorted(p.name for p in written if p.suffix == ".pdf")
+    typer.echo(f"{len(written)} files written to {out}: " + ", ".join(pdfs))
+
+
 def main() -> None:
     app()
