@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import math
 import xml.etree.ElementTree as ET
+from collections import Counter
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
@@ -20,7 +21,8 @@ from typer.testing import CliRunner
 from tower_print.cli import app
 from tower_print.content import ContentError, content_root
 from tower_print.render.layout import environment
-from tower_print.render.scene import Group, Scene
+from tower_print.render.scene import Group, Rect, Scene
+from tower_print.render.settings import default_settings
 from tower_print.render.tile import TileSpec, tile
 from tower_print.towerup.game import default_content
 from tower_print.towerup.printables import (
@@ -29,6 +31,8 @@ from tower_print.towerup.printables import (
     build_outputs,
     default_look,
     load_look,
+    token_groups,
+    token_pages,
 )
 
 runner = CliRunner()
@@ -58,10 +62,13 @@ def test_page_counts_and_sizes(paper: str) -> None:
     expected = 2 * (math.ceil(len(content.rules.deck) / per) + math.ceil(len(content.cards) / per))
     assert len(cards) == expected == {"a4": 14, "letter": 16}[paper]
     extras = _pages(files["towerup-extras.pdf"])
-    assert len(extras) == 4  # a personal board per player colour
+    tokens = token_pages(content, default_look(), environment(None), (w, h), default_settings())
+    assert 1 <= len(tokens) <= 2
+    assert len(extras) == 4 + len(tokens) + 1  # personal boards, tokens, player aid
     for size in cards + extras + _pages(files["towerup-board-front.pdf"]):
         assert sorted(size) == pytest.approx(sorted((w, h)), abs=0.01)
-    assert all(s[0] > s[1] for s in extras)  # personal boards are landscape
+    assert all(s[0] > s[1] for s in extras[:4])  # personal boards are landscape
+    assert all(s[0] < s[1] for s in extras[4:])
     for side in ("front", "back"):
         large = _pages(files[f"towerup-board-{side}-large.pdf"])
         assert len(large) == 1 and large[0][0] > w and large[0][1] > h
@@ -189,6 +196,21 @@ def test_cli_writes_the_kit_and_refuses_bad_input(tmp_path: Path) -> None:
         assert result.exit_code == 2
         assert "error:" in result.output and "Traceback" not in result.output
     assert not (tmp_path / "bad").exists()
+
+
+def test_tokens_are_all_there() -> None:
+    content = default_content()
+    rules = content.rules
+    groups = dict(token_groups(content, default_look()))
+    counts = [len(tokens) for tokens in groups.values()]
+    assert counts == [3 * len(rules.chips), 4 * rules.roofs_per_player,
+                      len(rules.colours) * rules.floors_per_colour] == [12, 40, 120]
+    pages = token_pages(content, default_look(), environment(None), (210, 297),
+                        default_settings())
+    look = default_look()["tokens"]
+    sizes = Counter(round(item.w, 3) for page in pages for item in page.items
+                    if isinstance(item, Rect) and item.w == item.h)
+    assert (sizes[look["chip"]], sizes[look["roof"]], sizes[look["floor"]]) == (12, 40, 120)
 
 
 def test_tile_is_one_page_when_the_drawing_fits() -> None:

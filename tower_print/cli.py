@@ -607,9 +607,10 @@ def towerup_print(
     templates: Annotated[Path | None, typer.Option(
         help="Folder of your own templates, used before the shipped ones.")] = None,
 ) -> None:
-    """Print-and-play files: the 44 materials and 13 objective cards with backs, and the board
-    (each side as one large page for print shops and tiled over A4/Letter sheets), as PDF and SVG
-    pages. All files are written at the end, or none on an error."""
+    """Print-and-play files: the 44 materials and 13 objective cards with backs; the board, each
+    side as one large page for print shops and tiled over A4/Letter sheets; personal boards,
+    tokens and a player aid; as PDF and SVG pages. All files are written at the end, or none on
+    an error."""
     from tower_print.render.impose import DUPLEX_MODES
     from tower_print.render.output import write_files
     from tower_print.towerup.printables import SIDES, PrintJob, build_outputs

@@ -1,4 +1,4 @@
-"""Tower Up print-and-play: materials and objective cards with backs, and the board.
+"""Tower Up print-and-play: cards with backs, the board, personal boards, tokens, player aid.
 
 Everything is drawn from the Tower Up content (`content/towerup/*.yaml`) with the looks in
 `content/towerup/print.yaml` and the templates in `templates/towerup/`, imposed and tiled by
@@ -31,6 +31,7 @@ from tower_print.towerup.game import Content, default_content
 
 GAME = "Tower Up"
 SIDES = ("front", "back", "both")
+OBJECTIVES_IN_PLAY = 3  # objective cards laid out in a game, each with its set of bonus chips
 DUPLEX_LEGEND = {
     "long": "print double-sided, flip on the long edge",
     "short": "print double-sided, flip on the short edge",
@@ -72,7 +73,8 @@ def _check_symbols(node: Node, symbols: dict[str, Any]) -> None:
 def load_look(path: Path, content: Content) -> dict[str, Any]:
     """The kit's looks as plain data for the templates, checked against the game content."""
     root = load_yaml(path)
-    root.only_keys("symbols", "floors", "wild", "move", "players", "districts", "cards", "board")
+    root.only_keys("symbols", "floors", "wild", "move", "players", "districts", "cards", "board",
+                   "tokens")
     for name, outline in root["symbols"].as_mapping().items():
         for point in outline.items():
             if len([p.number(0, 1) for p in point.items()]) != 2:
@@ -149,7 +151,8 @@ def board_scene(side: Side, content: Content, look: dict[str, Any], env: jinja2.
          "streets": [[by_id[a].x, by_id[a].y, by_id[b].x, by_id[b].y] for a, b in side.streets],
          "districts": [{"id": d, "name": name, **look["districts"][d]}
                        for d, name in content.board.districts.items()],
-         "market": content.rules.market_size, "cone": list(content.rules.cone),
+         "market": content.rules.market_size, "objectives": OBJECTIVES_IN_PLAY,
+         "cone": list(content.rules.cone),
          "card": {"w": card[0], "h": card[1]}, "look": look, "game": GAME},
         what=f"board {side.name}", extra_keys=("size",))
     size = layout.root["size"]
@@ -178,6 +181,82 @@ def personal_boards(content: Content, look: dict[str, Any], env: jinja2.Environm
          "roofs": rules.roofs_per_player, "cone": list(rules.cone), "look": look,
          "page": _page((w, h), settings)},
         what=f"personal board {player['name']}").items) for player in look["players"]]
+
+
+# --- pages of the extras: tokens -------------------------------------------------------------
+
+
+HEADING = 8.0  # mm above each group of tokens for its heading
+
+
+def token_groups(content: Content, look: dict[str, Any]) -> list[tuple[str, list[dict[str, Any]]]]:
+    """(heading, tokens) for the bonus chips, the roofs and the floors, in that order."""
+    sizes, rules = look["tokens"], content.rules
+    chips = [{"shape": "circle", "size": sizes["chip"], "label": str(v), **sizes["chip_look"]}
+             for _ in range(OBJECTIVES_IN_PLAY) for v in rules.chips]
+    roofs = [{"shape": "circle", "size": sizes["roof"], "label": "", **p}
+             for p in look["players"] for _ in range(rules.roofs_per_player)]
+    floors = [{"shape": "square", "size": sizes["floor"], **look["floors"][c], "label": ""}
+              for c in rules.colours for _ in range(rules.floors_per_colour)]
+    values = ", ".join(map(str, rules.chips))
+    return [(f"Bonus chips: {OBJECTIVES_IN_PLAY} sets of {values}", chips),
+            (f"Roofs: {rules.roofs_per_player} per player", roofs),
+            (f"Floors: {rules.floors_per_colour} of each colour", floors)]
+
+
+def token_pages(content: Content, look: dict[str, Any], env: jinja2.Environment,
+                paper: tuple[float, float], settings: PrintSettings) -> list[Scene]:
+    """Tokens packed row by row, group after group, on as many portrait pages as they need."""
+    w, h = sorted(paper)
+    gap, left, top = look["tokens"]["gap"], settings.margin + 2, settings.margin + 2
+    right, bottom = w - settings.margin - 2, h - settings.margin - settings.legend_band - 2
+    pages: list[dict[str, list[dict[str, Any]]]] = [{"headings": [], "tokens": []}]
+    y = top
+    for heading, tokens in token_groups(content, look):
+        size = tokens[0]["size"]
+        if y + HEADING + size > bottom:
+            pages.append({"headings": [], "tokens": []})
+            y = top
+        pages[-1]["headings"].append({"x": left, "y": round(y, 3), "w": right - left,
+                                      "text": heading})
+        y += HEADING
+        x = left
+        for token in tokens:
+            if x + size > right:
+                x, y = left, y + size + gap
+            if y + size > bottom:
+                pages.append({"headings": [], "tokens": []})
+                x, y = left, top
+            pages[-1]["tokens"].append({**token, "x": round(x, 3), "y": round(y, 3)})
+            x += size + gap
+        y += size + 2 * gap
+    return [Scene(w, h, render_layout(env, "towerup/tokens.yaml.j2", {**page, "look": look},
+                                      what=f"token page {k}").items)
+            for k, page in enumerate(pages, start=1)]
+
+
+# --- pages of the extras: the player aid -----------------------------------------------------
+
+
+def load_aid(path: Path) -> dict[str, Any]:
+    root = load_yaml(path)
+    root.only_keys("title", "sections")
+    sections = []
+    for node in root["sections"].items():
+        node.only_keys("heading", "text")
+        sections.append({"heading": node["heading"].str(), "text": node["text"].str()})
+    return {"title": root["title"].str(), "sections": sections}
+
+
+def player_aid(content: Content, look: dict[str, Any], env: jinja2.Environment,
+               paper: tuple[float, float], settings: PrintSettings) -> Scene:
+    w, h = sorted(paper)
+    aid = load_aid(content_root() / "towerup" / "aid.yaml")
+    floors = [look["floors"][c] for c in content.rules.colours]
+    return Scene(w, h, render_layout(
+        env, "towerup/player-aid.yaml.j2",
+        {"aid": aid, "floors": floors, "players": look["players"], "look": look,
+         "page": _page((w, h), settings)}, what="player aid").items)
 
 
 # --- the print job ----------------------------------------------------------------------------
@@ -266,10 +345,13 @@ def build_outputs(job: PrintJob, progress: Callable[[str], None] | None = None,
                                   objective_faces(content, look, env, shop),
                                   card_back("objective", look, env, shop), shop, s.png_dpi))
 
-    say("personal boards")
+    say("personal boards, tokens, player aid")
     paper = (spec.paper_w, spec.paper_h)
     parts = [(page, "personal board · print one per player") for page in
              personal_boards(content, look, env, paper, s)]
+    parts += [(page, "tokens · cut out along the outlines") for page in
+              token_pages(content, look, env, paper, s)]
+    parts.append((player_aid(content, look, env, paper, s), "player aid · one per player"))
     outputs.update(_document("towerup-extras", f"{GAME} extras", parts, env, s))
 
     for side_name in sides_of(job):
