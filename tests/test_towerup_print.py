@@ -29,6 +29,7 @@ from tower_print.towerup.printables import (
     PrintJob,
     board_scene,
     build_outputs,
+    cube_pages,
     default_look,
     load_look,
     token_groups,
@@ -211,6 +212,24 @@ def test_tokens_are_all_there() -> None:
     sizes = Counter(round(item.w, 3) for page in pages for item in page.items
                     if isinstance(item, Rect) and item.w == item.h)
     assert (sizes[look["chip"]], sizes[look["roof"]], sizes[look["floor"]]) == (12, 40, 120)
+
+
+def test_cubes_replace_the_flat_floors() -> None:
+    content = default_content()
+    look = default_look()
+    env, settings = environment(None), default_settings()
+    assert [h for h, _ in token_groups(content, look, cubes=True)] == \
+        [h for h, _ in token_groups(content, look)][:2]
+    pages = cube_pages(content, look, env, (215.9, 279.4), settings)
+    faces = Counter(item.fill for page in pages for item in page.items
+                    if isinstance(item, Rect) and item.w == look["tokens"]["cube"])
+    # six faces a cube, 30 cubes of each colour
+    assert faces == {look["floors"][c]["fill"]: 6 * 30 for c in content.rules.colours}
+    for page in pages:  # every net inside the printable area, above the footer band
+        for item in page.items:
+            if isinstance(item, Rect):
+                assert settings.margin <= item.x and item.x + item.w <= 215.9 - settings.margin
+                assert item.y + item.h <= 279.4 - settings.margin - settings.legend_band
 
 
 def test_tile_is_one_page_when_the_drawing_fits() -> None:

@@ -604,6 +604,8 @@ def towerup_print(
     png: Annotated[bool, typer.Option(
         "--png", help="Also one PNG per card at 300 dpi with 1/8 inch bleed (print shops).")]
     = False,
+    cubes: Annotated[bool, typer.Option(
+        "--cubes", help="Floors as fold-up paper cubes instead of flat squares.")] = False,
     templates: Annotated[Path | None, typer.Option(
         help="Folder of your own templates, used before the shipped ones.")] = None,
 ) -> None:
@@ -619,7 +621,7 @@ def towerup_print(
         raise UserError(f"--duplex: '{duplex}' is not one of: {', '.join(DUPLEX_MODES)}")
     if side not in SIDES:
         raise UserError(f"--side: '{side}' is not one of: {', '.join(SIDES)}")
-    job = PrintJob(paper.lower(), side, duplex, png, overlap, templates)
+    job = PrintJob(paper.lower(), side, duplex, png, cubes, overlap, templates)
     files = build_outputs(job, progress=lambda line: typer.echo(line, err=True))
     written = write_files(out, files)
     pdfs = sorted(p.name for p in written if p.suffix == ".pdf")

@@ -189,8 +189,9 @@ def personal_boards(content: Content, look: dict[str, Any], env: jinja2.Environm
 HEADING = 8.0  # mm above each group of tokens for its heading
 
 
-def token_groups(content: Content, look: dict[str, Any]) -> list[tuple[str, list[dict[str, Any]]]]:
-    """(heading, tokens) for the bonus chips, the roofs and the floors, in that order."""
+def token_groups(content: Content, look: dict[str, Any], cubes: bool = False,
+                 ) -> list[tuple[str, list[dict[str, Any]]]]:
+    """(heading, tokens) for the bonus chips, the roofs and (unless they are cubes) the floors."""
     sizes, rules = look["tokens"], content.rules
     chips = [{"shape": "circle", "size": sizes["chip"], "label": str(v), **sizes["chip_look"]}
              for _ in range(OBJECTIVES_IN_PLAY) for v in rules.chips]
@@ -201,18 +202,19 @@ def token_groups(content: Content, look: dict[str, Any]) -> list[tuple[str, list
     values = ", ".join(map(str, rules.chips))
     return [(f"Bonus chips: {OBJECTIVES_IN_PLAY} sets of {values}", chips),
             (f"Roofs: {rules.roofs_per_player} per player", roofs),
-            (f"Floors: {rules.floors_per_colour} of each colour", floors)]
+            (f"Floors: {rules.floors_per_colour} of each colour", floors)][:2 if cubes else 3]
 
 
 def token_pages(content: Content, look: dict[str, Any], env: jinja2.Environment,
-                paper: tuple[float, float], settings: PrintSettings) -> list[Scene]:
+                paper: tuple[float, float], settings: PrintSettings, cubes: bool = False,
+                ) -> list[Scene]:
     """Tokens packed row by row, group after group, on as many portrait pages as they need."""
     w, h = sorted(paper)
     gap, left, top = look["tokens"]["gap"], settings.margin + 2, settings.margin + 2
     right, bottom = w - settings.margin - 2, h - settings.margin - settings.legend_band - 2
     pages: list[dict[str, list[dict[str, Any]]]] = [{"headings": [], "tokens": []}]
     y = top
-    for heading, tokens in token_groups(content, look):
+    for heading, tokens in token_groups(content, look, cubes):
         size = tokens[0]["size"]
         if y + HEADING + size > bottom:
             pages.append({"headings": [], "tokens": []})
@@ -233,6 +235,30 @@ def token_pages(content: Content, look: dict[str, Any], env: jinja2.Environment,
     return [Scene(w, h, render_layout(env, "towerup/tokens.yaml.j2", {**page, "look": look},
                                       what=f"token page {k}").items)
             for k, page in enumerate(pages, start=1)]
+
+
+def cube_pages(content: Content, look: dict[str, Any], env: jinja2.Environment,
+               paper: tuple[float, float], settings: PrintSettings) -> list[Scene]:
+    """The floors as fold-up cube nets (`--cubes`), as many to a portrait page as fit."""
+    w, h = sorted(paper)
+    edge, tab, gap = (look["tokens"]["cube"], look["tokens"]["cube_tab"], look["tokens"]["gap"])
+    net_w, net_h = 3 * edge + 2 * tab + gap, 4 * edge + 2 * tab + gap
+    left, top = settings.margin + 2, settings.margin + 2
+    cols = int((w - 2 * left + gap) // net_w)
+    rows = int((h - top - settings.margin - settings.legend_band - 2 + gap) // net_h)
+    cubes = [look["floors"][c] for c in content.rules.colours
+             for _ in range(content.rules.floors_per_colour)]
+    per_page = cols * rows
+    pages = []
+    for start in range(0, len(cubes), per_page):
+        placed = [{**cube, "x": round(left + (k % cols) * net_w, 3),
+                   "y": round(top + (k // cols) * net_h, 3)}
+                  for k, cube in enumerate(cubes[start:start + per_page])]
+        pages.append(Scene(w, h, render_layout(
+            env, "towerup/cubes.yaml.j2", {"cubes": placed, "edge": edge, "tab": tab,
+                                           "look": look},
+            what=f"cube page {start // per_page + 1}").items))
+    return pages
 
 
 # --- pages of the extras: the player aid -----------------------------------------------------
@@ -268,6 +294,7 @@ class PrintJob:
     side: str = "both"
     duplex: str = "long"
     png: bool = False
+    cubes: bool = False
     overlap: float = 10.0
     templates: Path | None = None
     settings: PrintSettings = field(default_factory=default_settings)
@@ -350,7 +377,10 @@ def build_outputs(job: PrintJob, progress: Callable[[str], None] | None = None,
     parts = [(page, "personal board · print one per player") for page in
              personal_boards(content, look, env, paper, s)]
     parts += [(page, "tokens · cut out along the outlines") for page in
-              token_pages(content, look, env, paper, s)]
+              token_pages(content, look, env, paper, s, job.cubes)]
+    if job.cubes:
+        parts += [(page, "floor cubes · cut the solid lines, fold the dashed ones, glue the "
+                         "white tabs inside") for page in cube_pages(content, look, env, paper, s)]
     parts.append((player_aid(content, look, env, paper, s), "player aid · one per player"))
     outputs.update(_document("towerup-extras", f"{GAME} extras", parts, env, s))
 
