@@ -183,6 +183,9 @@ def test_every_meaningful_colour_has_a_symbol(tmp_path: Path) -> None:
     bad.write_text(text.replace("symbol: square, label: black", "symbol: blob, label: black"))
     with pytest.raises(ContentError, match="unknown symbol 'blob'"):
         load_look(bad, default_content())
+    bad.write_text(text.replace("site_radius: 9", "site_radius: nine"))
+    with pytest.raises(ContentError, match="site_radius"):
+        load_look(bad, default_content())
 
 
 def test_cli_writes_the_kit_and_refuses_bad_input(tmp_path: Path) -> None:

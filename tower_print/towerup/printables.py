@@ -80,6 +80,10 @@ def load_look(path: Path, content: Content) -> dict[str, Any]:
             if len([p.number(0, 1) for p in point.items()]) != 2:
                 raise point.error(f"symbol {name}: a point is [x, y] in 0..1")
     symbols = root["symbols"].plain()
+    for group in ("board", "tokens"):
+        for child in root[group].as_mapping().values():
+            if not isinstance(child.value, dict):
+                child.number(0.5, 500.0)  # a length in mm: refuse a typo here, not in a template
     _check_colors(root)
     _check_symbols(root, symbols)
     for colour in content.rules.colours:
