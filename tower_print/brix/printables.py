@@ -23,20 +23,12 @@ from tower_print.brix.examples import Tower, checked_examples, examples_beside, 
 from tower_print.brix.printables_bricks import brick_net_pages
 from tower_print.brix.sketch import tower_scene
 from tower_print.content import Node, UserError, content_root, load_yaml
-from tower_print.render.impose import SheetSpec, impose, sheet_style, with_footers
+from tower_print.render.impose import SheetSpec, card_pages, document_files, with_footers
 from tower_print.render.layout import CardSpec, card_scene, environment, render_layout
 from tower_print.render.pdf import check_color, scenes_to_pdf_bytes
 from tower_print.render.raster import pixels, png_bytes, rasterise, tts_grid, tts_sheet
 from tower_print.render.scene import Scene
 from tower_print.render.settings import PrintSettings, default_settings
-from tower_print.render.svg import scene_to_svg
-
-DUPLEX_LEGEND = {
-    "long": "print double-sided, flip on the long edge",
-    "short": "print double-sided, flip on the short edge",
-    "none": "print single-sided, glue each back to its front",
-}
-
 
 # --- content ----------------------------------------------------------------------------------
 
@@ -244,22 +236,6 @@ def _document(
                         settings.margin, settings.legend_band)
 
 
-def _card_pages(faces: Sequence[Scene], backs: Sequence[Scene], spec: SheetSpec,
-                env: jinja2.Environment, what: str) -> list[tuple[Scene, str]]:
-    sheets = impose(faces, backs, spec, sheet_style(env))
-    total = max(s.number for s in sheets)
-    return [(s.scene, f"{what}: {s.side}, sheet {s.number} of {total} · "
-             f"{DUPLEX_LEGEND[spec.duplex]} · print at 100 % · cut on the crop marks")
-            for s in sheets]
-
-
-def _outputs_for_document(name: str, pages: Sequence[Scene], title: str) -> dict[str, bytes]:
-    out = {f"{name}.pdf": scenes_to_pdf_bytes(pages, title)}
-    for k, page in enumerate(pages, start=1):
-        out[f"svg/{name}-p{k:02d}.svg"] = scene_to_svg(page).encode("utf-8")
-    return out
-
-
 def _png_and_tts(
     label: str, ids: Sequence[str], faces: Sequence[Scene], backs: dict[str, Scene],
     back_of: Sequence[str], hidden: Scene, job: PrintJob, card_spec: CardSpec,
@@ -333,7 +309,7 @@ def deck_pages(deck: Deck, job: PrintJob, source: DeckSource | None = None,
     faces = condition_faces(deck, towers, content, env, sheet_cards)
     backs = condition_backs(deck, content, env, sheet_cards)
     title = f"TowerBrix {deck_context(deck, content)['title'].lower()}"
-    return title, _document(title, _card_pages(faces, backs, spec, env, "condition cards"), env, s)
+    return title, _document(title, card_pages(faces, backs, spec, env, "condition cards"), env, s)
 
 
 def card_png_files(deck: Deck, job: PrintJob, source: DeckSource | None = None,
@@ -369,21 +345,21 @@ def build_outputs(job: PrintJob, progress: Callable[[str], None] | None = None,
         deck, name = source.deck, source.deck.name
         say(f"{name}: checking the example towers, drawing {len(deck.cards)} cards")
         title, pages = deck_pages(deck, job, source)
-        outputs.update(_outputs_for_document(f"towerbrix-{name}-cards", pages, title))
+        outputs.update(document_files(f"towerbrix-{name}-cards", pages, title))
         if job.png or job.tts:
             say(f"{name}: pictures for print shops and Tabletop Simulator")
             outputs.update(card_png_files(deck, job, source))
     say("overview cards, score pad and paper bricks")
     ov_faces = overview_faces(content, env, sheet_cards)
     ov_back = overview_back(content, env, sheet_cards)
-    parts = _card_pages(ov_faces, [ov_back] * len(ov_faces), spec, env, "overview cards")
+    parts = card_pages(ov_faces, [ov_back] * len(ov_faces), spec, env, "overview cards")
     paper = (spec.paper_w, spec.paper_h)
     parts.append((score_pad(content, env, paper, s), "score pad · copy as many as you need"))
     for page in brick_net_pages(default_bricks(), env, paper, s.margin, s.legend_band):
         parts.append((page, "paper bricks · cut the solid lines, fold the dashed ones, "
                             "glue the tabs inside"))
     title = "TowerBrix extras"
-    outputs.update(_outputs_for_document("towerbrix-extras", _document(title, parts, env, s),
+    outputs.update(document_files("towerbrix-extras", _document(title, parts, env, s),
                                          title))
     if job.png or job.tts:
         shop_ov = overview_faces(content, env, shop_cards)

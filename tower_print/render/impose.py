@@ -26,8 +26,15 @@ from dataclasses import dataclass
 import jinja2
 
 from tower_print.render.layout import render_layout
-from tower_print.render.pdf import check_color
+from tower_print.render.pdf import check_color, scenes_to_pdf_bytes
 from tower_print.render.scene import Group, Item, Line, Rect, Scene
+from tower_print.render.svg import scene_to_svg
+
+DUPLEX_LEGEND = {
+    "long": "print double-sided, flip on the long edge",
+    "short": "print double-sided, flip on the short edge",
+    "none": "print single-sided, glue each back to its front",
+}
 
 DUPLEX_MODES = ("long", "short", "none")
 EPS = 1e-6
@@ -290,4 +297,23 @@ def with_footers(
             what=f"page {number}",
         )
         out.append(Scene(scene.width, scene.height, scene.items + layout.items))
+    return out
+
+
+def card_pages(faces: Sequence[Scene], backs: Sequence[Scene], spec: SheetSpec,
+               env: jinja2.Environment, what: str) -> list[tuple[Scene, str]]:
+    """Card faces and backs imposed on sheets, each with the legend its footer prints: which
+    side, which sheet, and how to print and cut it."""
+    sheets = impose(faces, backs, spec, sheet_style(env))
+    total = max(s.number for s in sheets)
+    return [(s.scene, f"{what}: {s.side}, sheet {s.number} of {total} · "
+             f"{DUPLEX_LEGEND[spec.duplex]} · print at 100 % · cut on the crop marks")
+            for s in sheets]
+
+
+def document_files(name: str, pages: Sequence[Scene], title: str) -> dict[str, bytes]:
+    """A printed document as files: `NAME.pdf` and one `svg/NAME-pNN.svg` per page."""
+    out = {f"{name}.pdf": scenes_to_pdf_bytes(pages, title)}
+    for k, page in enumerate(pages, start=1):
+        out[f"svg/{name}-p{k:02d}.svg"] = scene_to_svg(page).encode("utf-8")
     return out

@@ -17,7 +17,7 @@ from typing import Any
 import jinja2
 
 from tower_print.content import Node, content_root, load_yaml
-from tower_print.render.impose import SheetSpec, impose, sheet_style, with_footers
+from tower_print.render.impose import SheetSpec, card_pages, document_files, with_footers
 from tower_print.render.layout import CardSpec, card_scene, environment, render_layout
 from tower_print.render.pdf import check_color, scenes_to_pdf_bytes
 from tower_print.render.raster import pixels, png_bytes, rasterise
@@ -32,13 +32,6 @@ from tower_print.towerup.game import Content, default_content
 GAME = "Tower Up"
 SIDES = ("front", "back", "both")
 OBJECTIVES_IN_PLAY = 3  # objective cards laid out in a game, each with its set of bonus chips
-DUPLEX_LEGEND = {
-    "long": "print double-sided, flip on the long edge",
-    "short": "print double-sided, flip on the short edge",
-    "none": "print single-sided, glue each back to its front",
-}
-
-
 # --- looks ------------------------------------------------------------------------------------
 
 
@@ -312,24 +305,12 @@ def _sheet_spec(job: PrintJob) -> SheetSpec:
                      s.legend_band, job.duplex)
 
 
-def _card_pages(faces: Sequence[Scene], backs: Sequence[Scene], spec: SheetSpec,
-                env: jinja2.Environment, what: str) -> list[tuple[Scene, str]]:
-    sheets = impose(faces, backs, spec, sheet_style(env))
-    total = max(s.number for s in sheets)
-    return [(s.scene, f"{what}: {s.side}, sheet {s.number} of {total} · "
-             f"{DUPLEX_LEGEND[spec.duplex]} · print at 100 % · cut on the crop marks")
-            for s in sheets]
-
-
 def _document(name: str, title: str, parts: Sequence[tuple[Scene, str]],
               env: jinja2.Environment, settings: PrintSettings) -> dict[str, bytes]:
     """A PDF and one SVG per page, each page with the footer legend."""
     pages = with_footers(env, [(scene, f"{title} · {legend}") for scene, legend in parts],
                          settings.margin, settings.legend_band)
-    out = {f"{name}.pdf": scenes_to_pdf_bytes(pages, title)}
-    for k, page in enumerate(pages, start=1):
-        out[f"svg/{name}-p{k:02d}.svg"] = scene_to_svg(page).encode("utf-8")
-    return out
+    return document_files(name, pages, title)
 
 
 def _card_pngs(label: str, ids: Sequence[str], faces: Sequence[Scene], back: Scene,
@@ -363,8 +344,8 @@ def build_outputs(job: PrintJob, progress: Callable[[str], None] | None = None,
     obj = objective_faces(content, look, env, sheet_cards)
     mat_back = card_back("materials", look, env, sheet_cards)
     obj_back = card_back("objective", look, env, sheet_cards)
-    parts = (_card_pages(mat, [mat_back] * len(mat), spec, env, "materials cards")
-             + _card_pages(obj, [obj_back] * len(obj), spec, env, "objective cards"))
+    parts = (card_pages(mat, [mat_back] * len(mat), spec, env, "materials cards")
+             + card_pages(obj, [obj_back] * len(obj), spec, env, "objective cards"))
     outputs.update(_document("towerup-cards", f"{GAME} cards", parts, env, s))
     if job.png:
         say("cards: one PNG per card for print shops")
