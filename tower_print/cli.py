@@ -628,5 +628,36 @@ def towerup_print(
     typer.echo(f"{len(written)} files written to {out}: " + ", ".join(pdfs))
 
 
+# --- the whole kit -----------------------------------------------------------------------------
+
+
+@app.command("kit")
+@reports_user_errors
+def kit(
+    out: Annotated[Path, typer.Option(help="Folder for the kit (made if missing).")],
+    paper: Annotated[str, typer.Option(help="a4 or letter.")] = "a4",
+    games: Annotated[str, typer.Option(
+        help="Comma-separated games: towerbrix, towerup, uptower.")] = "towerbrix,towerup,uptower",
+    seed: Annotated[int, typer.Option(
+        help="Seed of the UpTower solo puzzles (same seed, byte-identical kit).")] = 0,
+) -> None:
+    """Every printable of the chosen games in one folder tree (one folder per game), with
+    index.html (a thumbnail, size and print instructions for every file) and manifest.json (a
+    SHA-256 per file). All files are written at the end, or none on an error."""
+    from tower_print.kit import KitJob, build_kit, check_job, parse_games, step_count
+    from tower_print.render.output import write_files
+
+    job = KitJob(parse_games(games), paper.lower(), seed)
+    check_job(job, out)
+    try:
+        with _counting_progress("kit", step_count(job)) as done:
+            files = build_kit(job, done)
+    except KeyboardInterrupt:
+        typer.echo("interrupted: nothing written", err=True)
+        raise typer.Exit(130) from None
+    write_files(out, files)
+    typer.echo(f"{len(files)} files written to {out}; open {out / 'index.html'}")
+
+
 def main() -> None:
     app()

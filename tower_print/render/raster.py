@@ -48,6 +48,20 @@ def rasterise(
         document.close()
 
 
+def first_page(pdf: bytes, width_px: int) -> Image.Image:
+    """The first page of `pdf` as an RGB image `width_px` wide, height by the page's aspect
+    (a preview, e.g. the kit index's thumbnails)."""
+    document = pdfium.PdfDocument(pdf)
+    try:
+        page = document[0]
+        page_w, page_h = page.get_size()
+        image = page.render(scale=width_px / page_w * (1 - 1e-7)).to_pil().convert("RGB")
+        page.close()
+        return _exact(image, width_px, round(width_px * page_h / page_w))
+    finally:
+        document.close()
+
+
 def pixels(length_mm: float, dpi: int) -> int:
     return round(length_mm / MM_PER_INCH * dpi)
 
