@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from importlib.resources import files
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -33,20 +32,27 @@ class ContentError(UserError):
         super().__init__(f"{where}: {field}: {message}")
 
 
+def data_folder(checkout_name: str, installed_name: str, module: Path | None = None) -> Path:
+    """A data folder: the checkout's own (`content/`, `templates/` beside `pyproject.toml`) when
+    run from source, else the copy pip installed inside the package (`tower_print/_content`,
+    `_templates`; see pyproject.toml). Found by path, not by importlib.resources: the folders
+    hold data, not modules, and would come back as namespace packages with no single path.
+    `module`: this file's path (tests point it elsewhere)."""
+    here = (module or Path(__file__)).resolve().parent
+    checkout = here.parent
+    if (checkout / "pyproject.toml").is_file() and (checkout / checkout_name).is_dir():
+        return checkout / checkout_name
+    return here / installed_name
+
+
 def content_root() -> Path:
-    """The `content/` folder: the checkout's own when run from source, else the installed copy."""
-    source = Path(__file__).resolve().parent.parent / "content"
-    if source.is_dir():
-        return source
-    return Path(str(files("tower_print._content")))
+    """The `content/` folder (see `data_folder`)."""
+    return data_folder("content", "_content")
 
 
 def templates_root() -> Path:
-    """The `templates/` folder, found the same way as `content_root`."""
-    source = Path(__file__).resolve().parent.parent / "templates"
-    if source.is_dir():
-        return source
-    return Path(str(files("tower_print._templates")))
+    """The `templates/` folder (see `data_folder`)."""
+    return data_folder("templates", "_templates")
 
 
 @dataclass(frozen=True)
