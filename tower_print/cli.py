@@ -17,8 +17,11 @@ from tower_print.content import UserError
 app = typer.Typer(
     help="Print-and-play kits and proven-solvable puzzles for three tower games.",
     no_args_is_help=True, pretty_exceptions_enable=False, add_completion=False,
+    # Markdown help: the hard-wrapped docstrings below flow as paragraphs in --help.
+    rich_markup_mode="markdown",
 )
-brix = typer.Typer(help="TowerBrix: verify condition cards, print the print-and-play kit.",
+brix = typer.Typer(help="TowerBrix: verify cards, deal buildable rounds, audit and generate "
+                         "decks, print the cards.",
                     no_args_is_help=True)
 app.add_typer(brix, name="brix")
 
@@ -72,9 +75,11 @@ def brix_verify(
     svg: Annotated[Path | None, typer.Option(help="Draw the witness tower to this SVG.")] = None,
     seed: Annotated[int, typer.Option(help="Z3 random seed.")] = 0,
 ) -> None:
-    """Can one tower meet all these cards? Exit 0 solvable (with a checked tower), 1 unsolvable
-    (with the cards that contradict), 3 unknown (time limit), 2 bad input. Also prints the
-    measured difficulty: the share of random standing towers that meet every card."""
+    """Can one tower meet all these cards?
+
+    Exit 0 solvable (with a checked tower), 1 unsolvable (with the cards that contradict),
+    3 unknown (time limit), 2 bad input. Also prints the measured difficulty: the share of
+    random standing towers that meet every card."""
     from tower_print.brix.challenges import decide, default_challenges
     from tower_print.brix.difficulty import measure
     from tower_print.brix.sketch import tower_scene
@@ -132,10 +137,12 @@ def brix_deal(
     templates: Annotated[Path | None, typer.Option(
         help="Folder of your own templates, used before the shipped ones (for --pdf).")] = None,
 ) -> None:
-    """Deal rounds that are certain to be buildable: cards drawn by points as the rulebook
-    does, divided among the players, every round with a tower that meets it (checked
-    independently). A card that would make a round unsolvable, or that the solver cannot
-    decide in time, is put back and another drawn; the output says how many."""
+    """Deal rounds that are certain to be buildable.
+
+    Cards are drawn by points as the rulebook does and divided among the players; every round
+    comes with a tower that meets it (checked independently). A card that would make a round
+    unsolvable, or that the solver cannot decide in time, is put back and another drawn; the
+    output says how many."""
     from tower_print.brix.challenges import default_challenges
     from tower_print.brix.deal_print import deal_pdf
     from tower_print.brix.deals import deal, deal_json, deal_text, parse_level
@@ -194,9 +201,10 @@ def brix_examples(
     timeout: Annotated[float, typer.Option(
         min=0.1, help="Seconds the solver may take for a card no sample meets.")] = 60.0,
 ) -> None:
-    """Find an example tower for every card (drawn on the card faces) and store it in
-    content/brix/examples/DECK.yaml (for a deck file: beside it, in NAME.examples.yaml). Run it
-    after editing a deck or the bricks."""
+    """Find an example tower for every card, for the sketches on the card faces.
+
+    The towers are stored in content/brix/examples/DECK.yaml (for a deck file: beside it, in
+    NAME.examples.yaml). Run it after editing a deck or the bricks."""
     from tower_print.brix.examples import find_examples, write_examples
     from tower_print.brix.printables import deck_source
 
@@ -229,9 +237,11 @@ def brix_print(
     templates: Annotated[Path | None, typer.Option(
         help="Folder of your own templates, used before the shipped ones.")] = None,
 ) -> None:
-    """Print-and-play files: condition cards (fronts and backs), overview cards, score pad and
-    fold-up paper bricks, as PDF and SVG pages; with --png and --tts also pictures per card and
-    Tabletop Simulator sheets. All files are written at the end, or none on an error."""
+    """Print-and-play files: condition cards, overview cards, score pad, paper bricks.
+
+    Condition cards (fronts and backs), overview cards, score pad and fold-up paper bricks, as
+    PDF and SVG pages; with --png and --tts also a picture per card and Tabletop Simulator
+    sheets. All files are written at the end, or none on an error."""
     from tower_print.brix.printables import PrintJob, build_outputs
     from tower_print.render.impose import DUPLEX_MODES
     from tower_print.render.output import write_files
@@ -277,10 +287,12 @@ def brix_audit(
              "interrupted audit resumes from it.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
 ) -> None:
-    """Certify a deck: every minimal set of cards that contradict each other (so any deal is
-    checked by a subset test), the odds that a random deal of each level is unsolvable, and
-    each card's measured difficulty against its points. Exit 0 complete, 3 incomplete (a check
-    ran out of time or the budget did), 2 bad input, 130 interrupted (run again to resume)."""
+    """Certify a deck: its conflicts, the odds of an unsolvable deal, each card's price.
+
+    Finds every minimal set of cards that contradict each other (so any deal is checked by a
+    subset test), the odds that a random deal of each level is unsolvable, and each card's
+    measured difficulty against its points. Exit 0 complete, 3 incomplete (a check ran out of
+    time or the budget did), 2 bad input, 130 interrupted (run again to resume)."""
     from tower_print.brix.audit import AuditSettings, Explorer, largest_deal
     from tower_print.brix.audit_report import audit_json, audit_text, card_prices, deal_odds
     from tower_print.brix.verify import open_deck
@@ -347,9 +359,11 @@ def brix_generate(
     templates: Annotated[Path | None, typer.Option(
         help="Folder of your own templates (brix/card-text.j2 words the cards).")] = None,
 ) -> None:
-    """A new condition deck built from the condition language: every card met by a standing
-    tower and violated by another, no two equivalent, points from measured difficulty. Print
-    it with `tower-print brix print --deck FILE`; check it with `tower-print brix audit`."""
+    """Generate a new condition deck from the condition language.
+
+    Every card is met by a standing tower and violated by another, no two are equivalent, and
+    points follow measured difficulty. Print it with `tower-print brix print --deck FILE`;
+    check it with `tower-print brix audit --deck FILE`."""
     from tower_print.brix.generate import check_out_path, generate_deck, write_deck_files
 
     check_out_path(out)
@@ -413,8 +427,10 @@ def uptower_pad(
     templates: Annotated[Path | None, typer.Option(
         help="Folder of your own templates, used before the shipped ones.")] = None,
 ) -> None:
-    """A pad of numbered UpTower play sheets: playfield with floor numbers and multipliers, the
-    six pieces with their turn boxes and at-will circles, the bonus table and a score box."""
+    """A pad of numbered UpTower play sheets.
+
+    Each sheet has the playfield with floor numbers and multipliers, the six pieces with their
+    turn boxes and at-will circles, the bonus table and a score box."""
     from tower_print.render.scene import write_atomic
     from tower_print.uptower.pieces import chosen_rules
     from tower_print.uptower.printables import PER_PAGE, pad_pdf
@@ -449,9 +465,10 @@ def uptower_puzzle(
     templates: Annotated[Path | None, typer.Option(
         help="Folder of your own templates, used before the shipped ones.")] = None,
 ) -> None:
-    """Solo puzzles: a seeded sequence of die rolls, a par score found by searching over the
-    rules engine, and an answer key with the moves that reach par (replayed and checked). Also
-    states an upper bound no game with those rolls can beat."""
+    """Solo puzzles: seeded die rolls with a par score, an upper bound and an answer key.
+
+    Par is found by searching over the rules engine; the answer key shows the moves that reach
+    it (replayed and checked). The upper bound is a score no game with those rolls can beat."""
     from tower_print.render.scene import write_atomic
     from tower_print.render.settings import default_settings
     from tower_print.uptower.pieces import chosen_rules
@@ -486,8 +503,10 @@ def uptower_score(
     game: Annotated[Path, typer.Argument(help="A recorded game (GAME.json).")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
-    """Check a recorded game move by move and score it. Exit 0: legal (with the score); 1: an
-    illegal move (the first one is named); 2: the file is malformed."""
+    """Check a recorded game move by move and score it.
+
+    Exit 0: legal (with the score); 1: an illegal move (the first one is named); 2: the file
+    is malformed."""
     from tower_print.uptower.pieces import default_rules
     from tower_print.uptower.record import check, read_record, summary, summary_text
 
@@ -517,9 +536,10 @@ def towerup_objectives(
     timeout: TimeoutOption = 60.0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the layout as JSON.")] = False,
 ) -> None:
-    """Draw three objective cards that one player can meet together on this side, one quick,
-    one middling, one slow, each with its minimum turns and a build sequence that does it.
-    Exit 0 with a layout, 1 if no three cards qualify."""
+    """Draw three objective cards one player can meet together on this board side.
+
+    One quick, one middling, one slow, each with its minimum turns and a build sequence that
+    does it. Exit 0 with a layout, 1 if no three cards qualify."""
     from tower_print.towerup.game import default_content
     from tower_print.towerup.layouts import draw_layout, layout_json, layout_text
 
@@ -542,8 +562,10 @@ def towerup_check_objective(
     timeout: TimeoutOption = 60.0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the verdict as JSON.")] = False,
 ) -> None:
-    """Can one player meet this objective on this side, and in how few turns? Exit 0
-    achievable (with a build sequence), 1 impossible, 2 bad input, 3 unknown (time limit)."""
+    """Can one player meet this objective on this side, and in how few turns?
+
+    Exit 0 achievable (with a build sequence), 1 impossible, 2 bad input, 3 unknown (time
+    limit)."""
     from tower_print.towerup.game import default_content
     from tower_print.towerup.layouts import check_objective, check_text, verdict_json
     from tower_print.towerup.model import EXIT_CODES
@@ -570,7 +592,9 @@ def towerup_simulate(
     = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
 ) -> None:
-    """Seeded games between greedy bots through the rules engine: average scores, game length,
+    """Play seeded games between greedy bots and summarise them.
+
+    The games run through the rules engine; the summary gives average scores, game length, and
     how often and how early each objective is met. Exit 130 when interrupted."""
     from tower_print.towerup.game import default_content
     from tower_print.towerup.simulate import chosen_objectives, default_side, simulate, summarise
@@ -609,10 +633,11 @@ def towerup_print(
     templates: Annotated[Path | None, typer.Option(
         help="Folder of your own templates, used before the shipped ones.")] = None,
 ) -> None:
-    """Print-and-play files: the 44 materials and 13 objective cards with backs; the board, each
-    side as one large page for print shops and tiled over A4/Letter sheets; personal boards,
-    tokens and a player aid; as PDF and SVG pages. All files are written at the end, or none on
-    an error."""
+    """Print-and-play files: cards, the board (large and tiled), personal boards, tokens.
+
+    The 44 materials and 13 objective cards with backs; the board, each side as one large page
+    for print shops and tiled over A4/Letter sheets; personal boards, tokens and a player aid;
+    as PDF and SVG pages. All files are written at the end, or none on an error."""
     from tower_print.render.impose import DUPLEX_MODES
     from tower_print.render.output import write_files
     from tower_print.towerup.printables import SIDES, PrintJob, build_outputs
@@ -641,9 +666,11 @@ def kit(
     seed: Annotated[int, typer.Option(
         help="Seed of the UpTower solo puzzles (same seed, byte-identical kit).")] = 0,
 ) -> None:
-    """Every printable of the chosen games in one folder tree (one folder per game), with
-    index.html (a thumbnail, size and print instructions for every file) and manifest.json (a
-    SHA-256 per file). All files are written at the end, or none on an error."""
+    """Every printable of the chosen games in one folder, with an index page.
+
+    One folder per game, with index.html (a thumbnail, size and print instructions for every
+    file) and manifest.json (a SHA-256 per file). All files are written at the end, or none on
+    an error."""
     from tower_print.kit import KitJob, build_kit, check_job, parse_games, step_count
     from tower_print.render.output import write_files
 
