@@ -4,7 +4,9 @@
     python benchmarks/brix_verify.py --deals 10 --deck green --level easy
 
 Deals are drawn as the rulebook does (tower_print/brix/deals.py) from a seeded generator; every
-verify runs on a fresh solver, as one `tower-print brix verify` call would.
+verify runs on a fresh solver with the measured difficulty's pool of random standing towers,
+as one `tower-print brix verify` call would (the pool is drawn once per deck, outside the timing:
+the command reads it from its cache).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import time
 
 from tower_print.brix.deals import LEVELS, draw_level
 from tower_print.brix.decks import DECK_NAMES, shipped_deck
+from tower_print.brix.difficulty import pool
 from tower_print.brix.solver import Labeled, TowerSolver
 
 
@@ -32,6 +35,7 @@ def main() -> None:
           f"{'solvable':>9} {'unsolvable':>10} {'unknown':>8}")
     for name in args.deck or DECK_NAMES:
         deck = shipped_deck(name)
+        towers = pool(deck.bricks, deck.all_used)
         for level in args.level or tuple(LEVELS):
             rng = random.Random(f"{args.seed}-{name}-{level}")
             times: list[float] = []
@@ -39,7 +43,7 @@ def main() -> None:
             for _ in range(args.deals):
                 cards = draw_level(deck, level, rng)
                 start = time.monotonic()
-                solver = TowerSolver(deck.bricks, deck.all_used)
+                solver = TowerSolver(deck.bricks, deck.all_used, pool=towers)
                 verdict = solver.verify(
                     [Labeled(c.id, c.text, c.condition) for c in cards], args.timeout
                 )

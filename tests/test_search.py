@@ -81,7 +81,7 @@ def test_verdicts_repeat_exactly_with_and_without_the_search() -> None:
     the search or Z3 (with its own Z3 context, so nothing built earlier sways it) answers."""
     questions = ((PINK, cards(PINK, "P09", "P23"), "solvable"),
                  (GREEN, cards(GREEN, "G33", "G11", "G03"), "unsolvable"))
-    for steps in ({}, {"search_steps": 0, "repair_steps": 0}):
+    for steps in ({}, {"search_stages": (), "repair_steps": 0}):
         for deck, items, status in questions:
             first, second = (TowerSolver(deck.bricks, deck.all_used, **steps).verify(items, 60)
                              for _ in range(2))
@@ -96,13 +96,13 @@ def test_no_garbage_collection_while_z3_runs_beside_the_search(monkeypatch) -> N
 
     seen: list[bool] = []
     solver = TowerSolver(GREEN.bricks, True)
-    find = solver.search.find
+    find = solver.search.find_counted
 
     def watched(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
         seen.append(gc.isenabled())
         return find(*args, **kwargs)
 
-    monkeypatch.setattr(solver.search, "find", watched)
+    monkeypatch.setattr(solver.search, "find_counted", watched)
     assert gc.isenabled()
     verdict = solver.verify(cards(GREEN, "G01", "G02"), 60)
     assert verdict.status == "solvable"

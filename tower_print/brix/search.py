@@ -23,9 +23,8 @@ from __future__ import annotations
 
 import math
 import random
-import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from tower_print.brix.bricks import Brick, BrickSet
 from tower_print.brix.evaluate import Evaluator
@@ -36,10 +35,13 @@ from tower_print.brix.statics import stands
 
 Tower = tuple[PlacedBrick, ...]
 SEARCH_STEPS = 1500
-"""Steps before giving up and leaving the question to Z3 (about 1.5 s on a quiet core). On 72
-random deals the search found its tower in a median of about 400 steps and 25 of 29 within 1500;
-when Z3 finds a tower first, its answer waits for this budget (so the result is reproducible),
-which is what a larger budget costs."""
+"""Moves before giving up (about 1.5 s on a quiet core). On 72 random deals the search found
+its tower in a median of about 400 moves and 25 of 29 within 1500."""
+SEARCH_STAGES = (SEARCH_STEPS, 4000, 8000)
+"""Moves the search may have made by the end of each of Z3's phases (`TowerSolver.check`):
+the first pairs with Z3's first hint, the last with Z3 unaided. When Z3 finds a tower in a
+phase, its answer waits until the search has made that stage's moves (so the result is
+reproducible), which is what larger stages cost."""
 REPAIR_STEPS = 150
 """Steps spent repairing a tower from Z3 that meets the cards but falls."""
 SAMPLE = 4
@@ -65,25 +67,35 @@ class TowerSearch:
 
     def find(
         self, conditions: Sequence[Condition], steps: int = SEARCH_STEPS,
-        deadline: float = math.inf, stop: threading.Event | None = None,
+        deadline: float = math.inf, stop: Callable[[int], bool] | None = None,
         start: Tower | None = None,
     ) -> Tower | None:
         """A standing tower meeting every condition, or None when `steps` moves found none
-        (or the `deadline` of time.monotonic() passed, or `stop` was set).
+        (or the `deadline` of time.monotonic() passed, or `stop(moves made)` said so).
 
         `start`: a connected standing tower to begin from instead of a random one, possibly
         missing bricks the deck needs (the search adds them): used to repair a tower that meets
         the cards but falls, by taking off the part that falls."""
+        return self.find_counted(conditions, steps, deadline, stop, start)[0]
+
+    def find_counted(
+        self, conditions: Sequence[Condition], steps: int = SEARCH_STEPS,
+        deadline: float = math.inf, stop: Callable[[int], bool] | None = None,
+        start: Tower | None = None,
+    ) -> tuple[Tower | None, int]:
+        """`find`, with the number of moves made: a tower found after k moves is the same
+        tower whatever budget above k was given, which is what lets a caller grant the budget
+        in stages."""
         rng = random.Random(self.seed)
         tower = self._fresh(rng) if start is None else start
         score = self._score(tower, conditions)
         best = score
         since_best = 0
-        for _ in range(steps):
-            if time.monotonic() > deadline or (stop is not None and stop.is_set()):
-                return None
+        for moves in range(steps):
             if score == 0:
-                return normalized(tower)
+                return normalized(tower), moves
+            if time.monotonic() > deadline or (stop is not None and stop(moves)):
+                return None, moves
             if since_best >= STALL:
                 tower = self._fresh(rng)
                 score = self._score(tower, conditions)
@@ -99,7 +111,7 @@ class TowerSearch:
                 break
             if score < best:
                 best, since_best = score, 0
-        return normalized(tower) if score == 0 else None
+        return (normalized(tower) if score == 0 else None), steps
 
     def _best_moves(
         self, tower: Tower, conditions: Sequence[Condition], rng: random.Random

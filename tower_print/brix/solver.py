@@ -14,17 +14,18 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import z3
 
 from tower_print.brix.bricks import BrickSet
 from tower_print.brix.checker import check_witness
+from tower_print.brix.difficulty import TowerPool
 from tower_print.brix.geometry import PlacedBrick, is_connected
 from tower_print.brix.language import Condition
 from tower_print.brix.model import DIRECTIONS, TowerModel
-from tower_print.brix.search import REPAIR_STEPS, SEARCH_STEPS, TowerSearch
+from tower_print.brix.search import REPAIR_STEPS, SEARCH_STAGES, TowerSearch
 from tower_print.brix.statics import part_balanced, smallest_failing_part, stands
 from tower_print.brix.z3_threads import gc_paused
 
@@ -62,10 +63,13 @@ class TowerSolver:
     def __init__(
         self, brick_set: BrickSet, all_used: bool, seed: int = 0,
         hint_work: int = HINT_WORK, hints: str = "nested+compact,nested",
-        search_steps: int = SEARCH_STEPS, repair_steps: int = REPAIR_STEPS,
-        work: int = 0,
+        search_stages: tuple[int, ...] = SEARCH_STAGES, repair_steps: int = REPAIR_STEPS,
+        work: int = 0, pool: TowerPool | None = None,
     ) -> None:
         self.hint_work = hint_work
+        # Seeded random standing towers (the measured difficulty's reference pool): when one
+        # of them meets the cards it is a ready, reproducible proof, found in microseconds.
+        self.pool = pool
         # Z3 work units (rlimit) one question may use in all, 0 for no limit but the time: a
         # budget that, unlike seconds, runs out at the same point on every machine.
         self.work = work
@@ -90,7 +94,7 @@ class TowerSolver:
         self.candidates = 0
         self.lemmas = 0
         self.search = TowerSearch(brick_set, all_used, seed)
-        self.search_steps = search_steps
+        self.search_stages = search_stages
         self.repair_steps = repair_steps
 
     def _switch(self, item: Labeled) -> z3.BoolRef:
@@ -102,44 +106,55 @@ class TowerSolver:
         return self._switches[item]
 
     def check(
-        self, items: Sequence[Labeled], deadline: float
+        self, items: Sequence[Labeled], deadline: float, any_tower: bool = False,
     ) -> tuple[str, tuple[PlacedBrick, ...] | None, tuple[Labeled, ...]]:
         """(status, stable tower or None, cards in Z3's unsat core when unsolvable).
 
-        Two workers race: Z3 (in a thread; it runs in C and releases Python's lock) and the quick
-        randomised search (`search`). A tower from the search wins, and Z3 is stopped; an
-        "unsolvable" from Z3 stops the search. The search's budget is a count of steps and it
-        always runs them unless Z3 proves the cards unsolvable, so which tower is reported does
-        not depend on which worker happens to be faster: the same question, the same answer."""
+        A tower of the pool (when there is one) that meets the cards is taken first. Otherwise
+        two workers race: Z3 (in a thread; it runs in C and releases Python's lock) and the quick
+        randomised search (`search`). Both work in stages: Z3's are its phases (each hint with
+        its budget of Z3 work, then no hint), the search's are counts of moves
+        (`search_stages`). The answer is the first stage in which either finds a tower, the
+        search's when both do, or Z3's "unsolvable": so which tower is reported depends only
+        on the question, never on which worker happens to be faster, while a search that needs
+        more moves can still beat a Z3 that needs more phases. The price is waiting: a tower
+        from Z3 waits until the search has spent its moves for that stage, and one from the
+        search until Z3 has finished the phases before it.
+        `any_tower`: only the status matters (core minimisation), so the first tower from
+        either worker ends the race."""
+        conditions = [(it.label, it.condition) for it in items]
+        if self.pool is not None:
+            known = self.pool.witness([c for _, c in conditions])
+            if known is not None:
+                check_witness(known, self.brick_set, self.all_used, conditions)
+                return SOLVABLE, known, ()
         for item in items:
             self._switch(item)  # Z3 terms are built here, not in the Z3 thread
-        outcome: list[tuple[str, tuple[PlacedBrick, ...] | None, tuple[Labeled, ...]]] = []
-        failure: list[BaseException] = []
-        stop_z3, proved = threading.Event(), threading.Event()
-
-        def run_z3() -> None:
-            try:
-                outcome.append(self._z3_check(items, deadline, stop_z3))
-            except BaseException as error:  # re-raised below, in the caller's thread
-                failure.append(error)
-            if outcome and outcome[0][0] == UNSOLVABLE or failure:
-                proved.set()
-
-        conditions = [(it.label, it.condition) for it in items]
+        race = _Race(self.search_stages, any_tower)
         # Z3 contexts are not thread-safe, and Python's cyclic garbage collector, run in this
         # thread, would free Z3 objects (Z3_dec_ref on the same context) while Z3 works in the
         # other: that corrupted Z3's state and produced towers breaking the cards (caught by
         # the checker, but a wrong "unsolvable" could not be ruled out). So no collection runs
         # during the race; reference counting still frees everything that is not a cycle.
         with gc_paused():
-            worker = threading.Thread(target=run_z3, daemon=True)
+            worker = threading.Thread(
+                target=race.run_z3, args=(lambda: self._z3_check(items, deadline, race),),
+                daemon=True)
             worker.start()
-            tower = self.search.find(
-                [c for _, c in conditions], self.search_steps, deadline=deadline, stop=proved,
-            ) if self.search_steps else None
+            tower, moves = self.search.find_counted(
+                [c for _, c in conditions], race.budget(len(self.search_stages)),
+                deadline=deadline, stop=race.search_may_stop,
+            ) if self.search_stages else (None, 0)
+            stage = race.stage_of(moves)
+            # A tower from the search stands only once Z3 has ended the phases before its stage
+            # without one (or is gone: deadline, failure).
+            while tower is not None and worker.is_alive() and not race.z3_done_before(stage):
+                worker.join(0.01)
+            if tower is not None and race.z3_tower_before(stage):
+                tower = None  # Z3 found its tower in an earlier phase: Z3's answer stands
             interrupted = False
             if tower is not None:
-                stop_z3.set()
+                race.stop_z3.set()
                 while worker.is_alive():
                     with self._guard:
                         if self._checking:
@@ -149,12 +164,16 @@ class TowerSolver:
             worker.join()
             if interrupted:
                 self._clear_interrupt()
+        if race.failure:
+            raise race.failure[0]
         if tower is not None:
+            if race.outcome and race.outcome[0][0] == UNSOLVABLE:
+                raise AssertionError(
+                    f"Z3 says {' '.join(it.label for it in items)} cannot be built, yet the "
+                    f"search found a standing tower that meets them: the model is wrong")
             check_witness(tower, self.brick_set, self.all_used, conditions)
             return SOLVABLE, tower, ()
-        if failure:
-            raise failure[0]
-        return outcome[0]
+        return race.outcome[0]
 
     def _clear_interrupt(self) -> None:
         """Lower the cancel flag an interrupt may have left on the context: every check
@@ -162,10 +181,11 @@ class TowerSolver:
         z3.Solver(ctx=self.model.ctx).check()
 
     def _z3_check(
-        self, items: Sequence[Labeled], deadline: float, stop: threading.Event
+        self, items: Sequence[Labeled], deadline: float, race: _Race,
     ) -> tuple[str, tuple[PlacedBrick, ...] | None, tuple[Labeled, ...]]:
-        """Z3 proposes, the LP disposes (see the module docstring); UNKNOWN when `stop` is set
-        or the deadline passes."""
+        """Z3 proposes, the LP disposes (see the module docstring); UNKNOWN when the race stops
+        Z3 or the deadline passes. Each hint dropped ends a phase (`race.phase`)."""
+        stop = race.stop_z3
         literals = {self._switch(item): item for item in items}
         solver = self.model.solver
         # Hints first, each with a budget of Z3 work (not of seconds, so that the same question
@@ -175,9 +195,11 @@ class TowerSolver:
         hints = list(self.hints)
         spent = used = 0
         while True:
+            race.phase = len(self.hints) - len(hints)
             if hints and spent >= self.hint_work:
                 hints.pop(0)
                 spent = 0
+                continue
             remaining = deadline - time.monotonic()
             if remaining <= 0 or stop.is_set():
                 return UNKNOWN, None, ()
@@ -244,7 +266,7 @@ class TowerSolver:
             return None
         conditions = [(it.label, it.condition) for it in items]
         repaired = self.search.find([c for _, c in conditions], self.repair_steps,
-                                    deadline=deadline, stop=stop, start=rest)
+                                    deadline=deadline, stop=lambda _: stop.is_set(), start=rest)
         if repaired is not None:
             check_witness(repaired, self.brick_set, self.all_used, conditions)
         return repaired
@@ -274,12 +296,64 @@ class TowerSolver:
         minimal = True
         for item in core:
             trial = [k for k in kept if k != item]
-            status, _, _ = self.check(trial, deadline)
+            status, _, _ = self.check(trial, deadline, any_tower=True)
             if status == UNSOLVABLE:
                 kept = trial
             elif status == UNKNOWN:
                 minimal = False
         return tuple(k.label for k in kept), minimal
+
+
+Outcome = tuple[str, tuple[PlacedBrick, ...] | None, tuple[Labeled, ...]]
+
+
+class _Race:
+    """What the two workers of `TowerSolver.check` know of each other (rules there)."""
+
+    def __init__(self, stages: tuple[int, ...], any_tower: bool) -> None:
+        self.stages = stages
+        self.any_tower = any_tower
+        self.phase = 0  # Z3's phases ended without a verdict; set by the Z3 thread
+        self.verdict_phase = 0
+        self.outcome: list[Outcome] = []
+        self.failure: list[BaseException] = []
+        self.stop_z3 = threading.Event()
+        self.z3_finished = threading.Event()
+
+    def budget(self, stage: int) -> int:
+        """Moves the search may have made by the end of `stage` (later phases of Z3 pair
+        with the last stage)."""
+        return self.stages[min(stage, len(self.stages) - 1)]
+
+    def stage_of(self, moves: int) -> int:
+        return next((k for k, budget in enumerate(self.stages) if moves <= budget),
+                    len(self.stages) - 1)
+
+    def run_z3(self, check: Callable[[], Outcome]) -> None:
+        try:
+            result = check()
+            self.verdict_phase = self.phase
+            self.outcome.append(result)
+        except BaseException as error:  # re-raised by `check`, in the caller's thread
+            self.failure.append(error)
+        finally:
+            self.z3_finished.set()
+
+    def search_may_stop(self, moves: int) -> bool:
+        """After `moves`: nothing the search finds from here on can be the answer."""
+        if not self.z3_finished.is_set():
+            return False
+        if self.failure or not self.outcome or self.outcome[0][0] != SOLVABLE:
+            return True  # failed, unsolvable, or out of time
+        return self.any_tower or moves >= self.budget(self.verdict_phase)
+
+    def z3_done_before(self, stage: int) -> bool:
+        """Z3 can no longer answer in a phase before `stage`."""
+        return self.any_tower or self.z3_finished.is_set() or self.phase >= stage
+
+    def z3_tower_before(self, stage: int) -> bool:
+        return (bool(self.outcome) and self.outcome[0][0] == SOLVABLE
+                and self.verdict_phase < stage and not self.any_tower)
 
 
 def _work_done(solver: z3.Solver) -> int:
