@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fnmatch import fnmatch
@@ -17,6 +16,7 @@ from pathlib import Path, PurePosixPath
 
 from tower_print.content import UserError
 from tower_print.render.layout import environment
+from tower_print.render.output import check_out_folder
 from tower_print.render.raster import first_page, png_bytes
 from tower_print.render.settings import default_settings
 
@@ -68,9 +68,7 @@ def parse_games(text: str) -> tuple[str, ...]:
 def check_job(job: KitJob, out: Path) -> None:
     """Stop on a wrong --paper or an --out that cannot be written before minutes of rendering."""
     default_settings().paper(job.paper)
-    existing = next(p for p in (out, *out.parents) if p.exists())
-    if not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
-        raise UserError(f"--out: cannot write to {out}: {existing} is not a writable folder")
+    check_out_folder(out)
 
 
 def step_count(job: KitJob) -> int:
