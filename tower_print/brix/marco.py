@@ -30,6 +30,8 @@ from collections.abc import Iterable, Iterator
 import numpy as np
 import z3
 
+from tower_print import z3check
+
 
 def members(mask: int) -> list[int]:
     """Indices of the set bits, lowest first."""
@@ -178,7 +180,7 @@ class CardMap:
         """A maximal unexplored set not overlapping the pending ones' subsets, or None when
         nothing is left (`closed` once nothing is pending either)."""
         guards = list(self._pending.values())
-        if self.solver.check(*guards) != z3.sat:
+        if z3check.check(self.solver, *guards) != z3.sat:
             self.closed = not self._pending
             return None
         model = self.solver.model()
@@ -189,7 +191,7 @@ class CardMap:
             if self.max_cards is not None and len(chosen) >= self.max_cards:
                 break
             trial = [*chosen, k]
-            if self.solver.check(*guards, *(self.cards[j] for j in trial)) == z3.sat:
+            if z3check.check(self.solver, *guards, *(self.cards[j] for j in trial)) == z3.sat:
                 chosen = trial
         mask = mask_of(chosen)
         self.claim(mask)

@@ -141,29 +141,24 @@ class TowerSolver:
                 target=race.run_z3, args=(lambda: self._z3_check(items, deadline, race),),
                 daemon=True)
             worker.start()
-            tower, moves = self.search.find_counted(
-                [c for _, c in conditions], race.budget(len(self.search_stages)),
-                deadline=deadline, stop=race.search_may_stop,
-            ) if self.search_stages else (None, 0)
-            stage = race.stage_of(moves)
-            # A tower from the search stands only once Z3 has ended the phases before its stage
-            # without one (or is gone: deadline, failure).
-            while tower is not None and worker.is_alive() and not race.z3_done_before(stage):
-                worker.join(0.01)
+            try:
+                tower, moves = self.search.find_counted(
+                    [c for _, c in conditions], race.budget(len(self.search_stages)),
+                    deadline=deadline, stop=race.search_may_stop,
+                ) if self.search_stages else (None, 0)
+                stage = race.stage_of(moves)
+                # A tower from the search stands only once Z3 has ended the phases before its
+                # stage without one (or is gone: deadline, failure).
+                while tower is not None and worker.is_alive() and not race.z3_done_before(stage):
+                    worker.join(0.01)
+            except BaseException:  # Ctrl-C (or a failure) here: Z3 must not run on behind it
+                self._stop_z3(race, worker)
+                raise
             if tower is not None and race.z3_tower_before(stage):
                 tower = None  # Z3 found its tower in an earlier phase: Z3's answer stands
-            interrupted = False
             if tower is not None:
-                race.stop_z3.set()
-                while worker.is_alive():
-                    with self._guard:
-                        if self._checking:
-                            self.model.solver.ctx.interrupt()
-                            interrupted = True
-                    worker.join(0.01)
+                self._stop_z3(race, worker)
             worker.join()
-            if interrupted:
-                self._clear_interrupt()
         if race.failure:
             raise race.failure[0]
         if tower is not None:
@@ -174,6 +169,20 @@ class TowerSolver:
             check_witness(tower, self.brick_set, self.all_used, conditions)
             return SOLVABLE, tower, ()
         return race.outcome[0]
+
+    def _stop_z3(self, race: _Race, worker: threading.Thread) -> None:
+        """Stop the Z3 thread of a race and wait for it; lower the cancel flag if it was
+        interrupted inside `check`."""
+        race.stop_z3.set()
+        interrupted = False
+        while worker.is_alive():
+            with self._guard:
+                if self._checking:
+                    self.model.solver.ctx.interrupt()
+                    interrupted = True
+            worker.join(0.01)
+        if interrupted:
+            self._clear_interrupt()
 
     def _clear_interrupt(self) -> None:
         """Lower the cancel flag an interrupt may have left on the context: every check

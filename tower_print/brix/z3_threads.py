@@ -16,6 +16,8 @@ import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import tower_print.z3check  # noqa: F401 - Ctrl-C during a check is Python's, not Z3's
+
 
 @contextmanager
 def gc_paused() -> Iterator[None]:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import z3
 
+from tower_print import z3check
 from tower_print.towerup.board import Side
 from tower_print.towerup.components import Rules
 from tower_print.towerup.objectives import (
@@ -231,8 +232,8 @@ def min_turns(side: Side, rules: Rules, words: Vocabulary, objectives: Sequence[
             return z3.unknown
         solver.set("timeout", max(1, int(left * 1000)))
         if limit is None:
-            return solver.check()
-        return solver.check(model.turns <= limit)
+            return z3check.check(solver)
+        return z3check.check(solver, model.turns <= limit)
 
     def verdict(status: str, best: tuple[int, Play] | None = None) -> Verdict:
         if best is None:

@@ -1,0 +1,54 @@
+"""Z3 checks that Ctrl-C can stop.
+
+Left to itself, Z3 takes SIGINT for its own during `Solver.check`: it cancels the check, which
+returns "unknown", and Python never hears of the signal, so a Ctrl-C read as a time limit (or, where
+"unknown" counts as "no", as an answer) and the command went on. Importing this module turns that
+off (Z3's global `ctrl_c` parameter): Ctrl-C is Python's KeyboardInterrupt again. Python only
+raises it between bytecodes, though, and a check is one long call into C; so `check` runs the
+check in a second thread and waits in this one, and on an interrupt stops the check and re-raises.
+Shared by the games' solvers (a module of its own because no game imports another).
+"""
+
+from __future__ import annotations
+
+import gc
+import threading
+
+import z3
+
+z3.set_param("ctrl_c", False)
+
+
+def check(solver: z3.Solver, *assumptions: z3.BoolRef) -> z3.CheckSatResult:
+    """`solver.check(*assumptions)`, interruptible by Ctrl-C (KeyboardInterrupt) in the main
+    thread. The cyclic garbage collector is paused meanwhile: it would free Z3 objects of the
+    same context from this thread while Z3 works in the other (see brix/z3_threads.py)."""
+    if threading.current_thread() is not threading.main_thread():
+        return solver.check(*assumptions)  # no signal reaches this thread: nothing to wait for
+    answer: list[z3.CheckSatResult] = []
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            answer.append(solver.check(*assumptions))
+        except BaseException as error:  # re-raised below, in the caller's thread
+            failure.append(error)
+
+    was_on = gc.isenabled()
+    gc.disable()
+    worker = threading.Thread(target=run, name="z3-check", daemon=True)
+    try:
+        worker.start()
+        while worker.is_alive():
+            worker.join(0.05)
+    except BaseException:
+        while worker.is_alive():  # the check may not have begun yet: ask until it ends
+            solver.interrupt()
+            worker.join(0.01)
+        raise
+    finally:
+        if was_on:
+            gc.enable()
+    if failure:
+        raise failure[0]
+    return answer[0]
