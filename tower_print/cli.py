@@ -8,15 +8,62 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import wraps
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
+from typer.core import TyperGroup
 
 from tower_print.content import UserError
 
+try:  # newer typer carries its own copy of click
+    from typer._click import exceptions as click_errors
+except ImportError:  # pragma: no cover - typer on the click package
+    from click import exceptions as click_errors  # type: ignore[no-redef]
+
+# click >= 8.2: no arguments on a group with no_args_is_help; that one shows the help as it is.
+_SHOW_HELP = getattr(click_errors, "NoArgsIsHelpError", ())
+
+
+def _usage_error(error: click_errors.UsageError) -> NoReturn:
+    """A wrong option or argument as one line (like every other bad input), not click's usage
+    box: `error: --jobs: ... (see 'tower-print brix audit --help')`, exit 2."""
+    if isinstance(error, click_errors.BadParameter) \
+            and not isinstance(error, click_errors.MissingParameter) and error.param is not None:
+        name = (error.param.opts[0] if error.param.param_type_name == "option"
+                else error.param.human_readable_name)
+        text = f"{name}: {error.message}"
+    else:
+        text = error.format_message()
+    text = " ".join(text.split())
+    if error.ctx is not None:
+        text += f" (see '{error.ctx.command_path} --help')"
+    typer.echo(f"error: {text}", err=True)
+    raise typer.Exit(2)
+
+
+class OneLineErrors(TyperGroup):
+    """The top command group: a usage error of any subcommand is one line (`_usage_error`)."""
+
+    def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except _SHOW_HELP:
+            raise
+        except click_errors.UsageError as error:
+            _usage_error(error)
+
+    def invoke(self, ctx: typer.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except _SHOW_HELP:
+            raise
+        except click_errors.UsageError as error:
+            _usage_error(error)
+
+
 app = typer.Typer(
     help="Print-and-play kits and proven-solvable puzzles for three tower games.",
-    no_args_is_help=True, pretty_exceptions_enable=False, add_completion=False,
+    no_args_is_help=True, pretty_exceptions_enable=False, add_completion=False, cls=OneLineErrors,
     # Markdown help: the hard-wrapped docstrings below flow as paragraphs in --help.
     rich_markup_mode="markdown",
 )
@@ -29,7 +76,10 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def reports_user_errors(command: F) -> F:
-    """Bad input becomes one line on stderr and exit code 2, never a traceback."""
+    """Bad input becomes one line on stderr and exit code 2, never a traceback; so does a file
+    that cannot be read or written (the commands check their outputs before the work; this is
+    the backstop). Ctrl-C is one line and exit code 130: output files are written all at once at
+    the end, so an interrupted command has written nothing."""
 
     @wraps(command)
     def run(*args: Any, **kwargs: Any) -> Any:
@@ -38,6 +88,14 @@ def reports_user_errors(command: F) -> F:
         except UserError as error:
             typer.echo(f"error: {error}", err=True)
             raise typer.Exit(2) from None
+        except OSError as error:
+            where = error.filename2 or error.filename
+            text = f"{where}: {error.strerror}" if where and error.strerror else str(error)
+            typer.echo(f"error: {text}", err=True)
+            raise typer.Exit(2) from None
+        except KeyboardInterrupt:
+            typer.echo("interrupted: nothing written", err=True)
+            raise typer.Exit(130) from None
 
     return run  # type: ignore[return-value]
 
@@ -91,13 +149,14 @@ def brix_verify(
         round_json,
         round_text,
     )
+    from tower_print.render.output import check_out_file
     from tower_print.render.svg import write_svg
 
     chosen = open_deck(deck)
     items = conditions_to_check(chosen, cards or [], condition or [])
     challenges = default_challenges(chosen.bricks.color_names).pick(challenge or [])
-    if svg is not None and not svg.parent.is_dir():
-        raise UserError(f"--svg: folder {svg.parent} does not exist")
+    if svg is not None:
+        check_out_file(svg, "--svg")
     decided = decide(TowerSolver(chosen.bricks, chosen.all_used, seed=seed), items, challenges,
                      timeout)
     difficulty = measure([it.condition for it in items], chosen.bricks, chosen.all_used,
@@ -147,6 +206,8 @@ def brix_deal(
     from tower_print.brix.deal_print import deal_pdf
     from tower_print.brix.deals import deal, deal_json, deal_text, parse_level
     from tower_print.brix.verify import open_deck
+    from tower_print.render.layout import environment
+    from tower_print.render.output import check_out_file
     from tower_print.render.scene import write_atomic
     from tower_print.render.settings import default_settings
 
@@ -154,10 +215,10 @@ def brix_deal(
     catalogue = default_challenges(chosen.bricks.color_names)
     challenges = catalogue.pick(challenge or [])
     wanted = parse_level(level, catalogue.totals if challenges else None)
-    if pdf is not None:
-        if not pdf.parent.is_dir():
-            raise UserError(f"--pdf: folder {pdf.parent} does not exist")
-        default_settings().paper(paper)  # a wrong --paper stops before the dealing
+    if pdf is not None:  # a wrong --pdf, --paper or --templates stops before the dealing
+        check_out_file(pdf, "--pdf")
+        default_settings().paper(paper)
+        environment(templates)
     result = deal(chosen, wanted, players, rounds, seed, challenges, timeout,
                   progress=lambda line: typer.echo(line, err=True))
     data = deal_pdf(result, paper.lower(), None, templates) if pdf is not None else None
@@ -205,11 +266,15 @@ def brix_examples(
 
     The towers are stored in content/brix/examples/DECK.yaml (for a deck file: beside it, in
     NAME.examples.yaml). Run it after editing a deck or the bricks."""
-    from tower_print.brix.examples import find_examples, write_examples
+    from tower_print.brix.examples import examples_path, find_examples, write_examples
     from tower_print.brix.printables import deck_source
+    from tower_print.render.output import check_out_file
 
-    for name in _deck_names(deck):
-        source = deck_source(name)
+    sources = {name: deck_source(name) for name in _deck_names(deck)}
+    for source in sources.values():
+        target = source.examples or examples_path(source.deck.name)
+        check_out_file(target, "examples file")
+    for name, source in sources.items():
         towers = find_examples(source.deck, seed, samples, timeout,
                                progress=lambda line, n=name: typer.echo(f"{n}: {line}", err=True))
         path = write_examples(source.deck, towers, seed, samples, source.examples, source.ref)
@@ -244,10 +309,11 @@ def brix_print(
     sheets. All files are written at the end, or none on an error."""
     from tower_print.brix.printables import PrintJob, build_outputs
     from tower_print.render.impose import DUPLEX_MODES
-    from tower_print.render.output import write_files
+    from tower_print.render.output import check_out_folder, write_files
 
     if duplex not in DUPLEX_MODES:
         raise UserError(f"--duplex: '{duplex}' is not one of: {', '.join(DUPLEX_MODES)}")
+    check_out_folder(out)
     job = PrintJob(tuple(_deck_names(deck)), paper.lower(), card, duplex, cut_guides, png, tts,
                    templates)
     files = build_outputs(job, progress=lambda line: typer.echo(line, err=True))
@@ -407,10 +473,9 @@ BonusOption = Annotated[str | None, typer.Option(
 
 
 def _pdf_out(out: Path) -> None:
-    if out.suffix.lower() != ".pdf":
-        raise UserError(f"--out: {out} should be a .pdf file")
-    if not out.parent.is_dir():
-        raise UserError(f"--out: folder {out.parent} does not exist")
+    from tower_print.render.output import check_out_file
+
+    check_out_file(out, "--out", (".pdf",))
 
 
 @uptower.command("pad")
@@ -479,15 +544,11 @@ def uptower_puzzle(
     _pdf_out(out)
     default_settings().paper(paper)  # a wrong --paper stops before the search
     puzzles = []
-    try:
-        for number, value in enumerate(range(seed, seed + count), start=1):
-            puzzles.append(make_puzzle(rules, value, beam, budget))
-            if count > 1:
-                typer.echo(f"puzzle {number} of {count}: seed {value}, par "
-                           f"{puzzles[-1].par.score}", err=True)
-    except KeyboardInterrupt:
-        typer.echo("interrupted: nothing written", err=True)
-        raise typer.Exit(130) from None
+    for number, value in enumerate(range(seed, seed + count), start=1):
+        puzzles.append(make_puzzle(rules, value, beam, budget))
+        if count > 1:
+            typer.echo(f"puzzle {number} of {count}: seed {value}, par "
+                       f"{puzzles[-1].par.score}", err=True)
     write_atomic(out, puzzle_pdf(rules, puzzles, paper, templates))
     if as_json:
         typer.echo(json.dumps({"puzzles": [puzzle_json(rules, p) for p in puzzles]}, indent=2))
@@ -602,12 +663,8 @@ def towerup_simulate(
     content = default_content()
     side = side or default_side(players)
     cards = chosen_objectives(content, objectives)
-    try:
-        with _counting_progress("games", games) as progress:
-            results = simulate(content, side, players, cards, games, seed, progress)
-    except KeyboardInterrupt:
-        typer.echo("interrupted: no summary", err=True)
-        raise typer.Exit(130) from None
+    with _counting_progress("games", games) as progress:
+        results = simulate(content, side, players, cards, games, seed, progress)
     summary = summarise(results, players, side, cards)
     typer.echo(json.dumps(summary.as_json(), indent=2) if as_json else summary.text())
 
@@ -639,11 +696,12 @@ def towerup_print(
     for print shops and tiled over A4/Letter sheets; personal boards, tokens and a player aid;
     as PDF and SVG pages. All files are written at the end, or none on an error."""
     from tower_print.render.impose import DUPLEX_MODES
-    from tower_print.render.output import write_files
+    from tower_print.render.output import check_out_folder, write_files
     from tower_print.towerup.printables import SIDES, PrintJob, build_outputs
 
     if duplex not in DUPLEX_MODES:
         raise UserError(f"--duplex: '{duplex}' is not one of: {', '.join(DUPLEX_MODES)}")
+    check_out_folder(out)
     if side not in SIDES:
         raise UserError(f"--side: '{side}' is not one of: {', '.join(SIDES)}")
     job = PrintJob(paper.lower(), side, duplex, png, cubes, overlap, templates)
@@ -676,12 +734,8 @@ def kit(
 
     job = KitJob(parse_games(games), paper.lower(), seed)
     check_job(job, out)
-    try:
-        with _counting_progress("kit", step_count(job)) as done:
-            files = build_kit(job, done)
-    except KeyboardInterrupt:
-        typer.echo("interrupted: nothing written", err=True)
-        raise typer.Exit(130) from None
+    with _counting_progress("kit", step_count(job)) as done:
+        files = build_kit(job, done)
     write_files(out, files)
     typer.echo(f"{len(files)} files written to {out}; open {out / 'index.html'}")
 

@@ -65,7 +65,7 @@ from tower_print.brix.pricing import points_by_rank
 from tower_print.brix.solver import SOLVABLE, UNKNOWN, UNSOLVABLE, Labeled, TowerSolver
 from tower_print.content import Node, UserError, content_root, load_yaml
 from tower_print.render.layout import environment
-from tower_print.render.scene import write_atomic
+from tower_print.render.output import check_out_file, write_together
 
 SHAPES = ("relation", "property", "neighbours", "count", "compare", "height")
 NUMBER_KINDS = ("bricks", "related", "neighbours", "upright", "flat")
@@ -422,6 +422,7 @@ def generate_deck(
         raise UserError("--cards: a deck needs at least one card")
     if not 0 <= three_point <= cards:
         raise UserError(f"--three-point: {three_point} is not between 0 and --cards ({cards})")
+    env = text_environment(templates)  # a wrong --templates stops before the tower pool
     chosen = spec.rules[rule]
     bricks = default_bricks().subset(chosen.colors)
     all_used = chosen.rule == "all"
@@ -429,7 +430,6 @@ def generate_deck(
     rng = random.Random(seed)
     drawer = ConditionDrawer(spec, chosen.colors, rng)
     prover = DistinctProver(bricks, all_used, seed, spec.timeout)
-    env = text_environment(templates)
     kept: list[tuple[Condition, int]] = []  # (condition, pool mask)
     seen: set[str] = set()
     notes: list[str] = []
@@ -507,10 +507,9 @@ def _quoted(text: str) -> str:
 
 
 def check_out_path(out: Path) -> None:
-    if out.suffix not in (".yaml", ".yml"):
-        raise UserError(f"--out: {out} must be a .yaml file")
-    if not out.parent.is_dir():
-        raise UserError(f"--out: folder {out.parent} does not exist")
+    """The deck file and its examples beside it can be written (before the minutes of work)."""
+    check_out_file(out, "--out", (".yaml", ".yml"))
+    check_out_file(examples_beside(out), "--out (its examples)")
 
 
 def write_deck_files(
@@ -523,6 +522,5 @@ def write_deck_files(
     examples = examples_beside(out)
     examples_text = examples_yaml(generated.deck, towers, seed, DEFAULT_SAMPLES, str(out))
     deck_text = deck_yaml(generated, command)
-    write_atomic(examples, examples_text.encode("utf-8"))
-    write_atomic(out, deck_text.encode("utf-8"))
+    write_together({examples: examples_text.encode("utf-8"), out: deck_text.encode("utf-8")})
     return examples
