@@ -246,7 +246,10 @@ class SeedDecider:
     def _check(self, mask: int) -> tuple[str, int, str]:
         items = [self.items[k] for k in members(mask)]
         try:
-            status, tower, core = self.solver.check(items, time.monotonic() + self.timeout)
+            # Any tower will do (its cards are learnt as a solvable set), so the first one
+            # either of the solver's workers finds ends the check.
+            status, tower, core = self.solver.check(items, time.monotonic() + self.timeout,
+                                                    any_tower=True)
         except WitnessRejected as error:  # a solver bug: never trusted, reported as undecided
             return UNKNOWN, mask, str(error)
         if status == SOLVABLE and tower is not None:

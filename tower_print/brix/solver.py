@@ -120,8 +120,8 @@ class TowerSolver:
         more moves can still beat a Z3 that needs more phases. The price is waiting: a tower
         from Z3 waits until the search has spent its moves for that stage, and one from the
         search until Z3 has finished the phases before it.
-        `any_tower`: only the status matters (core minimisation), so the first tower from
-        either worker ends the race."""
+        `any_tower`: any tower will do (core minimisation needs only the status, the audit only
+        some tower), so the first tower from either worker ends the race."""
         conditions = [(it.label, it.condition) for it in items]
         if self.pool is not None:
             known = self.pool.witness([c for _, c in conditions])
