@@ -76,13 +76,12 @@ def towerbrix_pictures() -> None:
 
     from tower_print.brix.challenges import decide, default_challenges
     from tower_print.brix.sketch import tower_scene
-    from tower_print.brix.solver import TowerSolver
-    from tower_print.brix.verify import conditions_to_check, open_deck
+    from tower_print.brix.verify import conditions_to_check, open_deck, verify_solver
     from tower_print.render.pdf import scene_to_pdf_bytes
 
     deck = open_deck("green")
     items = conditions_to_check(deck, ["G01", "G05", "G17"], [])
-    decided = decide(TowerSolver(deck.bricks, deck.all_used, seed=0), items,
+    decided = decide(verify_solver(deck, seed=0), items,
                      default_challenges(deck.bricks.color_names).pick([]), 60.0)
     tower = decided.verdict.tower
     if tower is None:

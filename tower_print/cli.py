@@ -139,15 +139,15 @@ def brix_verify(
     3 unknown (time limit), 2 bad input. Also prints the measured difficulty: the share of
     random standing towers that meet every card."""
     from tower_print.brix.challenges import decide, default_challenges
-    from tower_print.brix.difficulty import measure, pool
+    from tower_print.brix.difficulty import measure
     from tower_print.brix.sketch import tower_scene
-    from tower_print.brix.solver import TowerSolver
     from tower_print.brix.verify import (
         EXIT_CODES,
         conditions_to_check,
         open_deck,
         round_json,
         round_text,
+        verify_solver,
     )
     from tower_print.render.output import check_out_file
     from tower_print.render.svg import write_svg
@@ -157,9 +157,7 @@ def brix_verify(
     challenges = default_challenges(chosen.bricks.color_names).pick(challenge or [])
     if svg is not None:
         check_out_file(svg, "--svg")
-    solver = TowerSolver(chosen.bricks, chosen.all_used, seed=seed,
-                         pool=pool(chosen.bricks, chosen.all_used))
-    decided = decide(solver, items, challenges, timeout)
+    decided = decide(verify_solver(chosen, seed), items, challenges, timeout)
     difficulty = measure([it.condition for it in items], chosen.bricks, chosen.all_used,
                          required=[c.condition for c in challenges if c.condition],
                          may_drop=max((c.drop for c in challenges), default=0))

@@ -12,10 +12,10 @@ from typing import Any
 from tower_print.brix.bricks import BrickSet
 from tower_print.brix.challenges import Challenge, RoundVerdict, challenge_items
 from tower_print.brix.decks import DECK_NAMES, Deck, load_deck, shipped_deck
-from tower_print.brix.difficulty import Difficulty
+from tower_print.brix.difficulty import Difficulty, pool
 from tower_print.brix.geometry import PlacedBrick
 from tower_print.brix.language import ConditionSyntaxError, parse
-from tower_print.brix.solver import SOLVABLE, UNSOLVABLE, Labeled, Verdict
+from tower_print.brix.solver import SOLVABLE, UNSOLVABLE, Labeled, TowerSolver, Verdict
 from tower_print.content import UserError
 
 EXIT_CODES = {SOLVABLE: 0, UNSOLVABLE: 1, "unknown": 3}
@@ -38,6 +38,12 @@ def open_deck(name_or_path: str) -> Deck:
     raise UserError(
         f"--deck: unknown deck '{name_or_path}' (expected {', '.join(DECK_NAMES)} or a .yaml file)"
     )
+
+
+def verify_solver(deck: Deck, seed: int) -> TowerSolver:
+    """The solver `brix verify` asks, with the measured difficulty's pool of random standing
+    towers (read for the difficulty anyway): a set one of them meets is answered at once."""
+    return TowerSolver(deck.bricks, deck.all_used, seed=seed, pool=pool(deck.bricks, deck.all_used))
 
 
 def conditions_to_check(
