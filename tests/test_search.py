@@ -122,3 +122,21 @@ def test_a_stray_interrupt_is_cleared_before_z3_is_used_again() -> None:
     assert not z3.simplify(x + 1 + 2 > 5).eq(z3.simplify(x > 2))  # cut short
     solver._clear_interrupt()
     assert z3.simplify(x + 1 + 2 > 5).eq(z3.simplify(x > 2))
+
+
+def test_a_tower_the_search_finds_in_a_later_stage_is_the_answer_every_time() -> None:
+    """A set the search meets only after its first stage of moves (found after 1500 < k <= 8000
+    moves): the reported tower is either the search's (Z3 found none in the phases before) or
+    Z3's (it found one earlier), and it is the same tower on every run, whichever worker is
+    faster on the day."""
+    from tower_print.brix.search import SEARCH_STAGES
+
+    items = cards(GREEN, "G33", "G49", "G42", "G39", "G18")
+    searched, moves = TowerSearch(GREEN.bricks, True, seed=0).find_counted(
+        [it.condition for it in items], SEARCH_STAGES[-1])
+    assert searched is not None and moves > SEARCH_STAGES[0]  # the case this test is about
+    first, second = (TowerSolver(GREEN.bricks, True).verify(items, 60) for _ in range(2))
+    assert first.status == second.status == "solvable"
+    assert first.tower == second.tower
+    if first.candidates == 0:  # Z3 proposed nothing: the search's tower it must be
+        assert first.tower == searched
