@@ -275,7 +275,10 @@ def test_ctrl_c_is_one_line_exit_130_and_writes_nothing(
         process = subprocess.Popen(
             [sys.executable, "-c", "from tower_print.cli import main; main()",
              *(a.replace("{t}", str(work)) for a in args)],
-            stdout=stdout, stderr=stderr, cwd=work)
+            stdout=stdout, stderr=stderr, cwd=work,
+            # As at a terminal: a shell that starts its jobs in the background (as CI runners
+            # may) hands them SIGINT ignored, and Python then never turns it into Ctrl-C.
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         try:
             started = time.monotonic()
             while ready is not None and ready not in err.read_text():
