@@ -178,8 +178,8 @@ CASES = [
       "0"], 2, "--out: {t}/folder.pdf is a folder, not a file"),
     # uptower score
     (["uptower", "score", "{t}/missing.json"], 2,
-     "{t}/missing.json: (file): No such file or directory"),
-    (["uptower", "score", "{t}/folder.pdf"], 2, "{t}/folder.pdf: (file): Is a directory"),
+     "{t}/missing.json: No such file or directory"),
+    (["uptower", "score", "{t}/folder.pdf"], 2, "{t}/folder.pdf: Is a directory"),
     (["uptower", "score", "{t}/game.yaml"], 2, "{t}/game.yaml:1: (syntax): not JSON"),
     (["uptower", "score"], 2, "Missing argument 'game'"),
     # the top level

@@ -29,7 +29,7 @@ class ContentError(UserError):
         self.field = field
         self.message = message
         where = f"{self.file}:{line}" if line is not None else self.file
-        super().__init__(f"{where}: {field}: {message}")
+        super().__init__(f"{where}: {field}: {message}" if field else f"{where}: {message}")
 
 
 def data_folder(checkout_name: str, installed_name: str, module: Path | None = None) -> Path:
@@ -171,9 +171,9 @@ def load_yaml(path: Path) -> Node:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise ContentError(path, None, "(file)", "no such file") from None
+        raise ContentError(path, None, "", "no such file") from None
     except OSError as exc:
-        raise ContentError(path, None, "(file)", exc.strerror or str(exc)) from None
+        raise ContentError(path, None, "", exc.strerror or str(exc)) from None
     return load_yaml_text(text, path)
 
 

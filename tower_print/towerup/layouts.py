@@ -102,8 +102,8 @@ def play_lines(play: Play, verdict: Verdict) -> list[str]:
     outcome = verdict.outcome
     if outcome is not None:
         floors = ", ".join(f"{n} {c}" for c, n in sorted(outcome.placed.items()))
-        lines.append(f"your turns: {outcome.my_builds} builds + {outcome.takes} take-card turns "
-                     f"(floors placed: {floors})")
+        lines.append(f"your turns: {plural(outcome.my_builds, 'build')} + "
+                     f"{plural(outcome.takes, 'take-card turn')} (floors placed: {floors})")
     return lines
 
 
@@ -163,3 +163,7 @@ def check_text(objective: Objective, verdict: Verdict, side: str, players: int) 
     if verdict.status == UNKNOWN:
         return f"unknown: {head}: no answer within the time limit"
     return f"impossible: {head}: no sequence of builds meets it"
+
+
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"

@@ -58,7 +58,7 @@ def read_record(path: Path, rules: Rules) -> Record:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
-        raise ContentError(path, None, "(file)", error.strerror or str(error)) from None
+        raise ContentError(path, None, "", error.strerror or str(error)) from None
     try:
         json.loads(text)
     except json.JSONDecodeError as error:
