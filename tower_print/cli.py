@@ -115,6 +115,10 @@ def _challenge_epilog() -> str:
             f"model cannot judge them: {skipped}.")
 
 
+CardPngOption = Annotated[bool, typer.Option(
+    "--png", help="Also one PNG per card at 300 dpi with 1/8 inch bleed (print shops).")]
+TemplatesOption = Annotated[Path | None, typer.Option(
+    help="Folder of your own templates, used before the shipped ones.")]
 ChallengeOption = Annotated[list[str] | None, typer.Option(
     "--challenge", help="A rulebook challenge the round must also meet (repeatable; the list "
     "is at the end of this help).")]
@@ -293,13 +297,10 @@ def brix_print(
         help="Card size: poker (63.5x88.9, default), bridge, mini, tarot or WxH in mm.")] = None,
     cut_guides: Annotated[bool, typer.Option(
         "--cut-guides", help="Draw rounded cut guides on the trim lines.")] = False,
-    png: Annotated[bool, typer.Option(
-        "--png", help="Also one PNG per card at 300 dpi with 1/8 inch bleed (print shops).")]
-    = False,
+    png: CardPngOption = False,
     tts: Annotated[bool, typer.Option(
         "--tts", help="Also Tabletop Simulator deck sheets (faces, backs, hidden card).")] = False,
-    templates: Annotated[Path | None, typer.Option(
-        help="Folder of your own templates, used before the shipped ones.")] = None,
+    templates: TemplatesOption = None,
 ) -> None:
     """Print-and-play files: condition cards, overview cards, score pad, paper bricks.
 
@@ -488,8 +489,7 @@ def uptower_pad(
              "landscape page (cut along the dashed line).")] = 1,
     width: WidthOption = None,
     bonus: BonusOption = None,
-    templates: Annotated[Path | None, typer.Option(
-        help="Folder of your own templates, used before the shipped ones.")] = None,
+    templates: TemplatesOption = None,
 ) -> None:
     """A pad of numbered UpTower play sheets.
 
@@ -526,8 +526,7 @@ def uptower_puzzle(
     as_json: Annotated[bool, typer.Option(
         "--json", help="Print rolls, par, bound and the par moves as JSON (each puzzle in "
                        "the GAME.json format that `uptower score` reads).")] = False,
-    templates: Annotated[Path | None, typer.Option(
-        help="Folder of your own templates, used before the shipped ones.")] = None,
+    templates: TemplatesOption = None,
 ) -> None:
     """Solo puzzles: seeded die rolls with a par score, an upper bound and an answer key.
 
@@ -681,13 +680,10 @@ def towerup_print(
     overlap: Annotated[float, typer.Option(
         min=3.0, max=40.0, help="mm the board's tiles overlap (for gluing and aligning).")]
     = 10.0,
-    png: Annotated[bool, typer.Option(
-        "--png", help="Also one PNG per card at 300 dpi with 1/8 inch bleed (print shops).")]
-    = False,
+    png: CardPngOption = False,
     cubes: Annotated[bool, typer.Option(
         "--cubes", help="Floors as fold-up paper cubes instead of flat squares.")] = False,
-    templates: Annotated[Path | None, typer.Option(
-        help="Folder of your own templates, used before the shipped ones.")] = None,
+    templates: TemplatesOption = None,
 ) -> None:
     """Print-and-play files: cards, the board (large and tiled), personal boards, tokens.
 
