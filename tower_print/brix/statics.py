@@ -16,6 +16,8 @@ All bricks weigh the same (same size, same wood).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 from scipy.optimize import linprog
@@ -131,3 +133,108 @@ def part_balanced(
         if not min(values) <= a * cx + b * cy <= max(values):
             return False
     return True
+
+
+@dataclass(frozen=True)
+class Mechanism:
+    """How a part that cannot be held falls: each of its bricks moves rigidly, point (px, py)
+    of brick `members[k]` rising by lift + tilt_x (px - x0) + tilt_y (py - y0), where (x0, y0)
+    is the minimum corner of the first member (so the motion moves with the part). Every
+    contact it rests on opens or stays closed, and the centres of mass go down on the whole.
+
+    This is Farkas' certificate for the equilibrium LP of `stands` (one row triple per brick,
+    one column per contact corner): with such a motion no compressive forces can balance the
+    part, in this tower or in any other where the part's contacts still open under it."""
+
+    members: tuple[int, ...]
+    motions: tuple[tuple[Fraction, Fraction, Fraction], ...]
+
+    def rise(self, k: int, px: Fraction, py: Fraction, origin: tuple[int, int]) -> Fraction:
+        lift, tilt_x, tilt_y = self.motions[k]
+        return lift + tilt_x * (px - origin[0]) + tilt_y * (py - origin[1])
+
+
+def falling_mechanism(
+    bricks: tuple[PlacedBrick, ...], part: set[int], margin: float
+) -> Mechanism | None:
+    """A `Mechanism` for `part` (upward-closed, not held), checked in exact arithmetic; None
+    when the LP's answer does not survive rounding to small fractions (rare)."""
+    members = tuple(sorted(part))
+    position = {b: k for k, b in enumerate(members)}
+    origin = (bricks[members[0]].x, bricks[members[0]].y)
+    corners = _exact_corners(bricks, position, margin)
+    rows = []
+    for upper, lower, px, py in corners:
+        row = np.zeros(3 * len(members))
+        lever = (1.0, float(px) - origin[0], float(py) - origin[1])
+        row[3 * position[upper]: 3 * position[upper] + 3] += lever
+        if lower is not None and lower in position:
+            row[3 * position[lower]: 3 * position[lower] + 3] -= lever
+        rows.append(row)
+    gravity = np.concatenate([
+        (1.0, b.x + b.dx / 2 - origin[0], b.y + b.dy / 2 - origin[1])
+        for b in (bricks[k] for k in members)
+    ])
+    # motion = up - down, both >= 0; the smallest total motion tends to move few bricks, which
+    # keeps the lemma true of more towers.
+    size = 3 * len(members)
+    contact_rows = np.array(rows)
+    result = linprog(
+        np.ones(2 * size), A_ub=np.hstack([-contact_rows, contact_rows]),
+        b_ub=np.zeros(len(rows)), A_eq=np.concatenate([gravity, -gravity])[None, :],
+        b_eq=[-1.0], bounds=(0, None), method="highs",
+    )
+    if result.status != 0:
+        return None
+    motion = result.x[:size] - result.x[size:]
+    for limit in (100, 10_000, 1_000_000):
+        exact = [Fraction(float(v)).limit_denominator(limit) for v in motion]
+        mechanism = Mechanism(members, tuple(
+            (exact[3 * k], exact[3 * k + 1], exact[3 * k + 2]) for k in range(len(members))))
+        if mechanism_falls(mechanism, bricks, margin):
+            return mechanism
+    return None
+
+
+def mechanism_falls(mechanism: Mechanism, bricks: tuple[PlacedBrick, ...], margin: float) -> bool:
+    """Exactly: every contact corner of the part opens or stays closed, the centres go down."""
+    position = {b: k for k, b in enumerate(mechanism.members)}
+    origin = (bricks[mechanism.members[0]].x, bricks[mechanism.members[0]].y)
+    for upper, lower, px, py in _exact_corners(bricks, position, margin):
+        gap = mechanism.rise(position[upper], px, py, origin)
+        if lower is not None and lower in position:
+            gap -= mechanism.rise(position[lower], px, py, origin)
+        if gap < 0:
+            return False
+    drop = sum(
+        mechanism.rise(position[b], Fraction(2 * bricks[b].x + bricks[b].dx, 2),
+                       Fraction(2 * bricks[b].y + bricks[b].dy, 2), origin)
+        for b in mechanism.members
+    )
+    return drop < 0
+
+
+def _exact_corners(
+    bricks: tuple[PlacedBrick, ...], position: dict[int, int], margin: float
+) -> list[tuple[int, int | None, Fraction, Fraction]]:
+    """(upper, lower or None, x, y) of every shrunk contact corner of the bricks in `position`,
+    in fractions (the margin as the model reads it)."""
+    shrink = exact_margin(margin)
+    found = []
+    for upper in position:
+        brick = bricks[upper]
+        rects: list[tuple[int | None, tuple[int, int, int, int]]] = []
+        if on_ground(brick):
+            rects.append((None, (brick.x, brick.x + brick.dx, brick.y, brick.y + brick.dy)))
+        rects += [(j, contact_rectangle(brick, other)) for j, other in enumerate(bricks)
+                  if j != upper and rests_on(brick, other)]
+        for lower, (x0, x1, y0, y1) in rects:
+            sx, sy = shrink * (x1 - x0), shrink * (y1 - y0)
+            found += [(upper, lower, px, py) for px in (x0 + sx, x1 - sx)
+                      for py in (y0 + sy, y1 - sy)]
+    return found
+
+
+def exact_margin(margin: float) -> Fraction:
+    """The margin as a small fraction: how the Z3 model and the lemmas read it."""
+    return Fraction(margin).limit_denominator(100)
