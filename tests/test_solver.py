@@ -10,7 +10,7 @@ import pytest
 import z3
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from towers import in_model_order, pin
+from towers import pin
 
 from tower_print.brix.checker import problems
 from tower_print.brix.decks import Deck, shipped_deck
@@ -19,7 +19,6 @@ from tower_print.brix.language import parse
 from tower_print.brix.model import TowerModel
 from tower_print.brix.sampling import bricks_for_rule, random_tower
 from tower_print.brix.solver import Labeled, TowerSolver
-from tower_print.brix.statics import falling_mechanism, smallest_failing_part, stands
 
 GREEN = shipped_deck("green")
 PINK = shipped_deck("pink")
@@ -143,44 +142,3 @@ def test_balance_lemmas_hold_in_every_standing_tower(seed: int) -> None:
             model.require_part_balance(list(part))
     pin(model, tower)
     assert model.solver.check() == z3.sat
-
-
-@given(seed=st.integers(0, 10**9), deck=st.sampled_from([GREEN, PINK]))
-@settings(max_examples=8, deadline=None)
-def test_mechanism_lemmas_exclude_their_tower_and_hold_in_every_standing_tower(
-    deck: Deck, seed: int
-) -> None:
-    """A falling-mechanism lemma is a Farkas certificate generalised over positions: it must
-    cut off the tower it was learnt from, and never a tower that stands."""
-    rng = random.Random(seed)
-    margin = deck.bricks.stability_margin
-    model = TowerModel(deck.bricks, deck.all_used)
-    learnt = 0
-    while learnt < 4:
-        # Towers that stand with no margin mostly fall with the real one.
-        drawn = random_tower(deck.bricks, rng, bricks_for_rule(deck.bricks, deck.all_used, rng),
-                             margin=0.0)
-        if drawn is None or stands(drawn, margin):
-            continue
-        placed = in_model_order(drawn, deck.bricks)
-        indices = sorted(placed)
-        tower = tuple(placed[i] for i in indices)
-        part = smallest_failing_part(tower, margin)
-        assert part is not None
-        mechanism = falling_mechanism(tower, part, margin)
-        assert mechanism is not None, tower
-        model.forbid_mechanism(tower, indices, mechanism)
-        model.solver.push()
-        pin(model, tower)
-        assert model.solver.check() == z3.unsat, "the lemma lets its own falling tower through"
-        model.solver.pop()
-        learnt += 1
-    for _ in range(10):
-        standing = None
-        while standing is None:
-            standing = random_tower(deck.bricks, rng,
-                                    bricks_for_rule(deck.bricks, deck.all_used, rng))
-        model.solver.push()
-        pin(model, standing)
-        assert model.solver.check() == z3.sat, "a lemma cuts off a standing tower"
-        model.solver.pop()

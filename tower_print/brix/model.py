@@ -13,18 +13,15 @@ every coordinate lies in [0, n x length]: no possible tower is cut off.
 Stability is handled lazily. The model itself only demands that every brick off the table rests
 on another brick. The exact test is the equilibrium LP in `statics`, applied to each candidate by
 the solver; a part that cannot be held comes back here as a lemma: its centre of mass must lie
-over the bounding box of its supports (`require_part_balance`), or, when it already does, the
-way it falls is excluded (`forbid_mechanism`: the LP's Farkas certificate, a motion of the part
-that opens all its contacts while its weight goes down, stated for every position of the part),
-and in the rare case that certificate cannot be put in small fractions, that exact arrangement
-(`forbid_unstable_part`). Adding the balance lemmas for every brick up front was measured and made
-Z3 several times slower, so they are only added when needed.
+over the bounding box of its supports (`require_part_balance`), or, when it already does, that
+exact arrangement is excluded (`forbid_unstable_part`). Adding the balance lemmas for every brick
+up front was measured and made Z3 several times slower, so they are only added when needed.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 from itertools import combinations
 
 import z3
@@ -46,7 +43,6 @@ from tower_print.brix.language import (
     Selector,
     Symmetric,
 )
-from tower_print.brix.statics import Mechanism, exact_margin
 
 BoolRef = z3.BoolRef
 COMPACT_LENGTHS = 3
@@ -87,7 +83,7 @@ class TowerModel:
         self.n = len(brick_set.bricks)
         self.extents = brick_set.extents()
         self.bound = self.n * brick_set.length
-        self.margin = exact_margin(brick_set.stability_margin)
+        self.margin = Fraction(brick_set.stability_margin).limit_denominator(100)
         # A context of its own: Z3's internal numbering, hence its search and its answers, then
         # depend only on this model, not on what else the process built before.
         self.ctx = z3.Context()
@@ -354,47 +350,6 @@ class TowerModel:
                                                                     scale_left=False)))
             balanced += [z3.Or(low_ok), z3.Or(high_ok)]
         self.solver.add(z3.Implies(closed, z3.And(balanced)))
-
-    def forbid_mechanism(
-        self, tower: Sequence[PlacedBrick], indices: Sequence[int], mechanism: Mechanism
-    ) -> None:
-        """Exclude every tower in which the part `mechanism.members` (tower indices) could fall
-        the way it does in `tower`: its bricks are used, nothing else rests on them, and under
-        the mechanism's motion, taken relative to the part's first brick wherever that stands,
-        every contact the part rests on opens or stays closed while the centres go down. By
-        Farkas' lemma no compressive forces then hold the part. Unlike an exact arrangement,
-        this stays true when bricks shift, turn or trade supports, as long as the part falls
-        the same way. Scaled like `_shrunk_edges` (2q) and by the motions' common denominator."""
-        part = [indices[k] for k in mechanism.members]
-        position = {u: k for k, u in enumerate(part)}
-        scale = math.lcm(*(v.denominator for motion in mechanism.motions for v in motion))
-        motions = [tuple(int(v * scale) for v in motion) for motion in mechanism.motions]
-        two_q = 2 * self.margin.denominator
-        origin_x, origin_y = two_q * self.x[part[0]], two_q * self.y[part[0]]
-
-        def rise(u: int, px: z3.ArithRef, py: z3.ArithRef) -> z3.ArithRef:
-            lift, tilt_x, tilt_y = motions[position[u]]
-            return lift * two_q + tilt_x * (px - origin_x) + tilt_y * (py - origin_y)
-
-        falls = [self.used[u] for u in part]
-        falls += [z3.Not(self.rests_on(k, u)) for u in part for k in range(self.n)
-                  if k not in position]
-        for u in part:
-            holders = [(self.grounded(u), None)] + [
-                (self.rests_on(u, k), k) for k in range(self.n) if k != u]
-            for held, k in holders:
-                xs = self._projected_edges((1, 0), u, k)
-                ys = self._projected_edges((0, 1), u, k)
-                opens = []
-                for px in xs:
-                    for py in ys:
-                        gap = rise(u, px, py)
-                        if k in position:
-                            gap = gap - rise(k, px, py)
-                        opens.append(gap >= 0)
-                falls.append(z3.Implies(held, z3.And(opens)))
-        falls.append(z3.Sum([rise(u, self._centre(0, u), self._centre(1, u)) for u in part]) < 0)
-        self.solver.add(z3.Not(z3.And(falls)))
 
     def forbid_unstable_part(
         self, tower: Sequence[PlacedBrick], indices: Sequence[int], part: set[int]

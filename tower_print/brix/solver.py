@@ -26,12 +26,7 @@ from tower_print.brix.geometry import PlacedBrick, is_connected
 from tower_print.brix.language import Condition
 from tower_print.brix.model import DIRECTIONS, TowerModel
 from tower_print.brix.search import REPAIR_STEPS, SEARCH_STAGES, TowerSearch
-from tower_print.brix.statics import (
-    falling_mechanism,
-    part_balanced,
-    smallest_failing_part,
-    stands,
-)
+from tower_print.brix.statics import part_balanced, smallest_failing_part, stands
 from tower_print.brix.z3_threads import gc_paused
 
 SOLVABLE, UNSOLVABLE, UNKNOWN = "solvable", "unsolvable", "unknown"
@@ -262,14 +257,9 @@ class TowerSolver:
             repaired = self._repair(tower, part, items, deadline, stop)
             if repaired is not None:
                 return SOLVABLE, repaired, ()
-            margin = self.brick_set.stability_margin
             self.model.require_part_balance([indices[k] for k in part])
-            if part_balanced(tower, part, margin, DIRECTIONS):
-                mechanism = falling_mechanism(tower, part, margin)
-                if mechanism is not None:
-                    self.model.forbid_mechanism(tower, indices, mechanism)
-                else:
-                    self.model.forbid_unstable_part(tower, indices, part)
+            if part_balanced(tower, part, self.brick_set.stability_margin, DIRECTIONS):
+                self.model.forbid_unstable_part(tower, indices, part)
             self.lemmas += 1
 
     def _repair(
