@@ -31,6 +31,7 @@ from tower_print.towerup.printables import (
     build_outputs,
     cube_pages,
     default_look,
+    load_aid,
     load_look,
     token_groups,
     token_pages,
@@ -40,6 +41,7 @@ runner = CliRunner()
 MM = 72 / 25.4
 PAPER_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 SVG = "{http://www.w3.org/2000/svg}"
+AID = content_root() / "towerup" / "aid.yaml"
 
 
 @cache
@@ -238,3 +240,26 @@ def test_cubes_replace_the_flat_floors() -> None:
 def test_tile_is_one_page_when_the_drawing_fits() -> None:
     tiles = tile(Scene(100, 100), TileSpec(210, 297))
     assert [(t.rows, t.cols, t.x, t.y, t.w, t.h) for t in tiles] == [(1, 1, 0, 0, 100, 100)]
+
+
+def test_player_aid_takes_its_numbers_from_the_rules(tmp_path: Path) -> None:
+    """Edited rules show on the aid: the numbers are filled in, not written twice."""
+    rules = default_content().rules
+    shipped = {s["heading"]: s["text"] for s in load_aid(AID, rules)["sections"]}
+    assert "no more than ten floors in hand" in shipped["On your turn, do one of two things"]
+    assert "tied players share the win" in shipped["Scoring"]
+    edited = replace(rules, hand_limit=8, roofs_per_player=12, tie="floors",
+                     chips_per_players={2: 1, 3: 2, 4: 3}, cone=rules.cone[:6])
+    texts = {s["heading"]: s["text"] for s in load_aid(AID, edited)["sections"]}
+    assert "no more than eight floors in hand" in texts["On your turn, do one of two things"]
+    assert "the twelve roofs of their colour" in texts["Setup"]
+    assert "(one with two players, two with three players, three with four players)" in (
+        texts["Setup"])
+    assert "(five or more count as five)" in texts["Scoring"]
+    assert "most floors left in the supply" in texts["Scoring"]
+    broken = tmp_path / "aid.yaml"
+    broken.write_text("title: Aid\nsections:\n  - heading: Setup\n"
+                      "    text: Keep {{ rules.hand_limt }} floors.\n")
+    with pytest.raises(ContentError) as caught:
+        load_aid(broken, rules)
+    assert str(caught.value).startswith(f"{broken}:4: sections[0].text: cannot fill in the rules")

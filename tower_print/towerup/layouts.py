@@ -167,3 +167,12 @@ def check_text(objective: Objective, verdict: Verdict, side: str, players: int) 
 
 def plural(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+SPELLED = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+           "eleven", "twelve")
+
+
+def spelled(count: int) -> str:
+    """A small number in words, as running text writes it ("ten floors"); digits above twelve."""
+    return SPELLED[count] if 0 <= count < len(SPELLED) else str(count)

@@ -16,7 +16,7 @@ from typing import Any
 
 import jinja2
 
-from tower_print.content import Node, content_root, load_yaml
+from tower_print.content import Node, UserError, content_root, load_yaml
 from tower_print.render.impose import SheetSpec, card_pages, document_files, with_footers
 from tower_print.render.layout import CardSpec, card_scene, environment, render_layout
 from tower_print.render.pdf import check_color, scenes_to_pdf_bytes
@@ -26,8 +26,9 @@ from tower_print.render.settings import PrintSettings, default_settings
 from tower_print.render.svg import scene_to_svg
 from tower_print.render.tile import TileSpec, tile
 from tower_print.towerup.board import Side
-from tower_print.towerup.components import MOVE, WILD
+from tower_print.towerup.components import MOVE, WILD, Rules
 from tower_print.towerup.game import Content, default_content
+from tower_print.towerup.layouts import spelled
 
 GAME = "Tower Up"
 SIDES = ("front", "back", "both")
@@ -261,20 +262,34 @@ def cube_pages(content: Content, look: dict[str, Any], env: jinja2.Environment,
 # --- pages of the extras: the player aid -----------------------------------------------------
 
 
-def load_aid(path: Path) -> dict[str, Any]:
+def load_aid(path: Path, rules: Rules) -> dict[str, Any]:
+    """The player aid's texts with their numbers filled in from `rules` (`{{ ... }}` in the
+    file, with `rules` and `spelled`), so that the aid cannot disagree with the rules the
+    engine plays by when someone edits rules.yaml."""
     root = load_yaml(path)
     root.only_keys("title", "sections")
     sections = []
     for node in root["sections"].items():
         node.only_keys("heading", "text")
-        sections.append({"heading": node["heading"].str(), "text": node["text"].str()})
+        sections.append({"heading": node["heading"].str(),
+                         "text": node["text"].parsed(lambda text: _with_rules(text, rules))})
     return {"title": root["title"].str(), "sections": sections}
+
+
+_AID_WORDING = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False)
+
+
+def _with_rules(text: str, rules: Rules) -> str:
+    try:
+        return _AID_WORDING.from_string(text).render(rules=rules, spelled=spelled)
+    except jinja2.TemplateError as error:
+        raise UserError(f"cannot fill in the rules: {error}") from None
 
 
 def player_aid(content: Content, look: dict[str, Any], env: jinja2.Environment,
                paper: tuple[float, float], settings: PrintSettings) -> Scene:
     w, h = sorted(paper)
-    aid = load_aid(content_root() / "towerup" / "aid.yaml")
+    aid = load_aid(content_root() / "towerup" / "aid.yaml", content.rules)
     floors = [look["floors"][c] for c in content.rules.colours]
     return Scene(w, h, render_layout(
         env, "towerup/player-aid.yaml.j2",
