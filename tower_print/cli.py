@@ -448,6 +448,55 @@ def brix_generate(
                f"{generated.solver_checks} solver checks)")
 
 
+SHAPES_WORK = 200_000_000
+"""Z3 work units (rlimit) per training deal of `brix shapes`, about 20 s: a budget of work
+rather than seconds, so the same command builds the same library on any machine."""
+
+
+@brix.command("shapes")
+@reports_user_errors
+def brix_shapes(
+    out: Annotated[Path, typer.Option(help="The library file to write (.yaml).")],
+    deck: Annotated[str, typer.Option(help="green, pink, or a deck .yaml file.")] = "green",
+    seeds: Annotated[list[int] | None, typer.Option(
+        "--seed", help="Seeds of the training deals (repeat the option); default 2 and 3. "
+                       "The verify benchmark draws seed 1.")] = None,
+    level: Annotated[list[str] | None, typer.Option(
+        help="Levels of the training deals (repeat the option); default medium and hard.")]
+    = None,
+    deals: Annotated[int, typer.Option(min=1, help="Deals per seed and level.")] = 100,
+    work: Annotated[int, typer.Option(
+        min=1, help="Z3 work units (rlimit) per deal.")] = SHAPES_WORK,
+) -> None:
+    """Build a shape library: shapes of witness towers of random deals, most useful first.
+
+    The solver tries these shapes in every colouring before its search (content/brix/shapes/
+    holds the shipped ones). Rebuild after changing the bricks' sizes or stability margin."""
+    from tower_print.brix.deals import LEVELS
+    from tower_print.brix.shape_library import greedy_shapes, solve_training_deals, write_library
+    from tower_print.brix.verify import open_deck
+    from tower_print.render.output import check_out_file
+
+    check_out_file(out, "--out", (".yaml", ".yml"))
+    chosen = open_deck(deck)
+    seeds = seeds or [2, 3]
+    levels = level or ["medium", "hard"]
+    for name in levels:
+        if name not in LEVELS:
+            raise UserError(f"--level: '{name}' is not one of: {', '.join(LEVELS)}")
+    with _counting_progress("deals solved", deals * len(seeds) * len(levels)) as done:
+        solved = solve_training_deals(chosen, seeds, levels, deals, work, done)
+    shapes = greedy_shapes(solved, chosen.bricks, chosen.all_used)
+    command = (f"tower-print brix shapes --deck {deck} "
+               + " ".join(f"--seed {s}" for s in seeds) + " "
+               + " ".join(f"--level {name}" for name in levels)
+               + f" --deals {deals} --work {work} --out {out.name}")
+    note = (f"{len(shapes)} shapes meet all {len(solved)} solvable deals of the "
+            f"{deals * len(seeds) * len(levels)} drawn.")
+    write_library(out, shapes, chosen.bricks, chosen.all_used, command, note)
+    typer.echo(f"{note} Written to {out}.")
+
+
 @contextmanager
 def _counting_progress(what: str, total: int) -> Iterator[Callable[[int], None]]:
     """A rich progress bar on stderr counting up to `total`."""

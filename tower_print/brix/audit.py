@@ -49,11 +49,13 @@ from tower_print.brix.difficulty import cache_folder
 from tower_print.brix.evaluate import Evaluator
 from tower_print.brix.marco import CardMap, MaskSet, mask_of, members
 from tower_print.brix.sampling import Tower, sample_towers
+from tower_print.brix.shape_library import shape_library
 from tower_print.brix.solver import SOLVABLE, UNKNOWN, UNSOLVABLE, Labeled, TowerSolver
 from tower_print.content import UserError
 
 LOG_FORMAT = 1
-DECIDING_MODULES = ("model", "solver", "statics", "evaluate", "checker", "geometry", "language")
+DECIDING_MODULES = (
+    "model", "solver", "statics", "evaluate", "checker", "geometry", "language", "shapes")
 """Modules whose code decides what is solvable: a change to any of them voids cached facts."""
 POOL_CHUNK = 250
 """Towers per sampling task: the pool is the same whatever the number of processes."""
@@ -226,7 +228,8 @@ class SeedDecider:
     def __init__(self, deck: Deck, seed: int, timeout: float, log: AuditLog) -> None:
         self.deck = deck
         self.timeout = timeout
-        self.solver = TowerSolver(deck.bricks, deck.all_used, seed=seed)
+        self.solver = TowerSolver(deck.bricks, deck.all_used, seed=seed,
+                                  library=shape_library(deck.bricks, deck.all_used))
         self.items = [Labeled(c.id, c.text, c.condition) for c in deck.cards]
         self.log = log
         self.facts = Facts(len(deck.cards))

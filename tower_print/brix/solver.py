@@ -26,6 +26,7 @@ from tower_print.brix.geometry import PlacedBrick, is_connected
 from tower_print.brix.language import Condition
 from tower_print.brix.model import DIRECTIONS, TowerModel
 from tower_print.brix.search import REPAIR_STEPS, SEARCH_STAGES, TowerSearch
+from tower_print.brix.shapes import ShapeLibrary
 from tower_print.brix.statics import part_balanced, smallest_failing_part, stands
 from tower_print.brix.z3_threads import gc_paused
 
@@ -64,9 +65,12 @@ class TowerSolver:
         self, brick_set: BrickSet, all_used: bool, seed: int = 0,
         hint_work: int = HINT_WORK, hints: str = "nested+compact,nested",
         search_stages: tuple[int, ...] = SEARCH_STAGES, repair_steps: int = REPAIR_STEPS,
-        work: int = 0, pool: TowerPool | None = None,
+        work: int = 0, pool: TowerPool | None = None, library: ShapeLibrary | None = None,
     ) -> None:
         self.hint_work = hint_work
+        # Shapes that stood in earlier witnesses, tried with every colouring before the search
+        # moves a brick: the structures the search and Z3 find slowly recur across deals.
+        self.library = library
         # Seeded random standing towers (the measured difficulty's reference pool): when one
         # of them meets the cards it is a ready, reproducible proof, found in microseconds.
         self.pool = pool
@@ -112,14 +116,15 @@ class TowerSolver:
 
         A tower of the pool (when there is one) that meets the cards is taken first. Otherwise
         two workers race: Z3 (in a thread; it runs in C and releases Python's lock) and the quick
-        randomised search (`search`). Both work in stages: Z3's are its phases (each hint with
-        its budget of Z3 work, then no hint), the search's are counts of moves
-        (`search_stages`). The answer is the first stage in which either finds a tower, the
-        search's when both do, or Z3's "unsolvable": so which tower is reported depends only
-        on the question, never on which worker happens to be faster, while a search that needs
-        more moves can still beat a Z3 that needs more phases. The price is waiting: a tower
-        from Z3 waits until the search has spent its moves for that stage, and one from the
-        search until Z3 has finished the phases before it.
+        randomised search (`search`), which first tries the shape library's shapes in every
+        colouring (`shapes`; a tower found there counts as found at move 0). Both work in
+        stages: Z3's are its phases (each hint with its budget of Z3 work, then no hint), the
+        search's are counts of moves (`search_stages`). The answer is the first stage in which
+        either finds a tower, the search's when both do, or Z3's "unsolvable": so which tower
+        is reported depends only on the question, never on which worker happens to be faster,
+        while a search that needs more moves can still beat a Z3 that needs more phases. The
+        price is waiting: a tower from Z3 waits until the search has spent its moves for that
+        stage, and one from the search until Z3 has finished the phases before it.
         `any_tower`: any tower will do (core minimisation needs only the status, the audit only
         some tower), so the first tower from either worker ends the race."""
         conditions = [(it.label, it.condition) for it in items]
@@ -142,10 +147,14 @@ class TowerSolver:
                 daemon=True)
             worker.start()
             try:
-                tower, moves = self.search.find_counted(
-                    [c for _, c in conditions], race.budget(len(self.search_stages)),
-                    deadline=deadline, stop=race.search_may_stop,
-                ) if self.search_stages else (None, 0)
+                tower, moves = None, 0
+                if self.library is not None:
+                    tower = self.library.witness([c for _, c in conditions],
+                                                 stop=lambda: race.search_may_stop(0))
+                if tower is None and self.search_stages:
+                    tower, moves = self.search.find_counted(
+                        [c for _, c in conditions], race.budget(len(self.search_stages)),
+                        deadline=deadline, stop=race.search_may_stop)
                 stage = race.stage_of(moves)
                 # A tower from the search stands only once Z3 has ended the phases before its
                 # stage without one (or is gone: deadline, failure).

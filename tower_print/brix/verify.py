@@ -15,6 +15,7 @@ from tower_print.brix.decks import DECK_NAMES, Deck, load_deck, shipped_deck
 from tower_print.brix.difficulty import Difficulty, pool
 from tower_print.brix.geometry import PlacedBrick
 from tower_print.brix.language import ConditionSyntaxError, parse
+from tower_print.brix.shape_library import shape_library
 from tower_print.brix.solver import SOLVABLE, UNSOLVABLE, Labeled, TowerSolver, Verdict
 from tower_print.content import UserError
 
@@ -42,8 +43,10 @@ def open_deck(name_or_path: str) -> Deck:
 
 def verify_solver(deck: Deck, seed: int) -> TowerSolver:
     """The solver `brix verify` asks, with the measured difficulty's pool of random standing
-    towers (read for the difficulty anyway): a set one of them meets is answered at once."""
-    return TowerSolver(deck.bricks, deck.all_used, seed=seed, pool=pool(deck.bricks, deck.all_used))
+    towers (read for the difficulty anyway): a set one of them meets is answered at once; and
+    with the shipped shape library for the deck's bricks, when there is one."""
+    return TowerSolver(deck.bricks, deck.all_used, seed=seed, pool=pool(deck.bricks, deck.all_used),
+                       library=shape_library(deck.bricks, deck.all_used))
 
 
 def conditions_to_check(

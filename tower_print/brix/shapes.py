@@ -1,0 +1,230 @@
+"""Tower shapes, and every way of colouring one judged at once.
+
+Why: all bricks have the same size and weight, so whether a tower stands depends only on its
+shape (where the boxes are), never on which colour sits where. A shape that stood once can be
+coloured any way the deck's rule allows and it still stands. Card sets that need an unusual
+structure (at most two bricks on the table, a brick on three bricks, a tall tower) are where the
+quick search fails and Z3 needs many rounds of stability lemmas; yet the shapes such sets need
+recur from deal to deal. So the solver first tries a library of shapes that stood in earlier
+witnesses (content/brix/shapes/), each with all of its colourings: a hit is a ready tower, and
+it goes through the independent checker like any other. Libraries are read and built in
+`shape_library`.
+
+`Shape` holds a shape's colour-free facts (which slot touches, rests on, is above which; traits;
+height; symmetry) as numpy arrays, and `Shape.meets` evaluates a condition for a whole matrix of
+colourings (one row per colouring, one column per slot) with the meaning `evaluate` gives it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import cache
+from itertools import combinations, product
+
+import numpy as np
+
+from tower_print.brix import geometry
+from tower_print.brix.bricks import BrickSet
+from tower_print.brix.evaluate import RELATION_TESTS
+from tower_print.brix.geometry import PlacedBrick
+from tower_print.brix.language import (
+    Colour,
+    Compare,
+    Condition,
+    Count,
+    Height,
+    Not,
+    Pred,
+    Quant,
+    Quantified,
+    Related,
+    Selector,
+    Symmetric,
+)
+
+Box = tuple[int, int, int, int, int, int]  # x, y, z, dx, dy, dz
+Tower = tuple[PlacedBrick, ...]
+
+
+def quant_holds(quant: Quant, count: np.ndarray, total: np.ndarray) -> np.ndarray:
+    """`Quant.holds` element-wise over arrays of counts."""
+    kind, n = quant.kind, quant.n
+    if kind == "every":
+        return count == total
+    if kind == "no":
+        return count == 0
+    if kind == "some":
+        return count >= 1
+    return {
+        "at least": count >= n, "at most": count <= n, "exactly": count == n,
+        "more than": count > n, "fewer than": count < n,
+    }[kind]
+
+
+@cache
+def arrangements(counts: tuple[int, ...]) -> np.ndarray:
+    """Every distinct sequence holding counts[c] copies of colour number c, one per row."""
+    rows: list[tuple[int, ...]] = []
+
+    def extend(prefix: list[int], left: list[int]) -> None:
+        if not any(left):
+            rows.append(tuple(prefix))
+            return
+        for colour, n in enumerate(left):
+            if n:
+                left[colour] -= 1
+                extend([*prefix, colour], left)
+                left[colour] += 1
+
+    extend([], list(counts))
+    return np.array(rows, dtype=np.int8).reshape(len(rows), sum(counts))
+
+
+def colourings(brick_set: BrickSet, all_used: bool, slots: int) -> list[np.ndarray]:
+    """Colourings of a shape with `slots` bricks the deck's rule allows, one matrix per mix of
+    colours (colour numbers index `brick_set.color_names`): all the bricks ("all"), or any
+    mix with at least one brick of each colour."""
+    available = [len(brick_set.by_color(c)) for c in brick_set.color_names]
+    if all_used:
+        return [arrangements(tuple(available))] if sum(available) == slots else []
+    return [arrangements(mix) for mix in product(*(range(1, a + 1) for a in available))
+            if sum(mix) == slots]
+
+
+class Shape:
+    """A standing tower's boxes with everything conditions ask of them that colour does not
+    change, ready to judge many colourings at once."""
+
+    def __init__(self, boxes: Sequence[Box], brick_set: BrickSet) -> None:
+        self.boxes = tuple(boxes)
+        self.brick_set = brick_set
+        tower = tuple(PlacedBrick("", "", *box) for box in self.boxes)
+        slots = len(tower)
+        self.relations = {
+            name: np.array([[i != j and test(a, b) for j, b in enumerate(tower)]
+                            for i, a in enumerate(tower)], dtype=np.int32).reshape(slots, slots)
+            for name, test in RELATION_TESTS.items()
+        }
+        tops = [b.top for b in tower]
+        vertical = np.array([brick_set.is_vertical((b.dx, b.dy, b.dz)) for b in tower])
+        self.traits = {
+            "vertical": vertical, "horizontal": ~vertical,
+            "highest": np.array([t == max(tops) for t in tops]),
+            "lowest": np.array([t == min(tops) for t in tops]),
+            "grounded": np.array([geometry.on_ground(b) for b in tower]),
+            "bridge": np.array([_bridges(b, tower) for b in tower]),
+        }
+        self.height = geometry.height(tower)
+        self.symmetric = geometry.mirror_misfits(tower) == 0
+
+    def meets(self, condition: Condition, colours: np.ndarray) -> np.ndarray:
+        """For each row of `colours`, whether the shape so coloured meets `condition`."""
+        met = np.ones(len(colours), dtype=bool)
+        for clause in condition.clauses:
+            met &= self._clause(clause, colours)
+        return met
+
+    def tower(self, colouring: Sequence[int]) -> Tower:
+        """The shape with slot k given colour number colouring[k] (bricks named in order)."""
+        names = self.brick_set.color_names
+        taken: dict[str, int] = {}
+        bricks = []
+        for box, number in zip(self.boxes, colouring, strict=True):
+            colour = names[number]
+            brick = self.brick_set.by_color(colour)[taken.get(colour, 0)]
+            taken[colour] = taken.get(colour, 0) + 1
+            bricks.append(PlacedBrick(brick.name, colour, *box))
+        return tuple(bricks)
+
+    def _clause(self, clause: object, colours: np.ndarray) -> np.ndarray:
+        if isinstance(clause, Quantified):
+            subject = self._select(clause.subject, colours)
+            meeting = subject & self._pred(clause.pred, colours)
+            return quant_holds(clause.quant, meeting.sum(1), subject.sum(1))
+        if isinstance(clause, Count):
+            count = self._select(clause.subject, colours).sum(1)
+            return quant_holds(clause.quant, count, count)
+        if isinstance(clause, Compare):
+            left = self._select(clause.left, colours).sum(1)
+            right = self._select(clause.right, colours).sum(1)
+            return {"more": left > right, "fewer": left < right, "as many": left == right}[
+                clause.op]
+        if isinstance(clause, Height):
+            unit = self.brick_set.length if clause.unit == "upright bricks" else (
+                self.brick_set.thickness)
+            met = quant_holds(Quant(clause.quant.kind, clause.quant.n * unit),
+                              np.array(self.height), np.array(0))
+            return np.full(len(colours), bool(met))
+        if isinstance(clause, Symmetric):
+            return np.full(len(colours), self.symmetric)
+        raise TypeError(f"unknown clause {clause!r}")
+
+    def _select(self, selector: Selector, colours: np.ndarray) -> np.ndarray:
+        chosen = np.ones(colours.shape, dtype=bool)
+        for pred in selector.preds:
+            chosen &= self._pred(pred, colours)
+        return chosen
+
+    def _pred(self, pred: Pred, colours: np.ndarray) -> np.ndarray:
+        if isinstance(pred, Colour):
+            names = self.brick_set.color_names
+            return np.isin(colours, [names.index(c) for c in pred.colours if c in names])
+        if isinstance(pred, Not):
+            return ~self._pred(pred.pred, colours)
+        if isinstance(pred, Related):
+            target = self._select(pred.target, colours)
+            related = target.astype(np.int32) @ self.relations[pred.relation].T
+            others = target.sum(1, keepdims=True) - target  # the brick itself is no "other"
+            return quant_holds(pred.quant, related, others)
+        return np.broadcast_to(self.traits[pred.name], colours.shape)
+
+
+def _bridges(brick: PlacedBrick, tower: Tower) -> bool:
+    supports = [b for b in tower if b is not brick and geometry.rests_on(brick, b)]
+    return any(not geometry.touches(a, b) for a, b in combinations(supports, 2))
+
+
+class ShapeLibrary:
+    """Shapes to try, in order, with every colouring the deck's rule allows."""
+
+    def __init__(self, shapes: Sequence[Sequence[Box]], brick_set: BrickSet,
+                 all_used: bool) -> None:
+        self.brick_set = brick_set
+        self.all_used = all_used
+        self.boxes = [tuple(boxes) for boxes in shapes]
+        # Built on first use, so a question answered early (or by Z3 first) pays for few.
+        self._shapes: dict[int, Shape] = {}
+        self._colourings = {len(b): colourings(brick_set, all_used, len(b)) for b in self.boxes}
+        # Shapes no colouring of which meets a condition even alone, learnt while looking:
+        # the next question with that condition skips them (a deal's cards recur in the next).
+        self._hopeless: dict[Condition, set[int]] = {}
+
+    def shape(self, k: int) -> Shape:
+        if k not in self._shapes:
+            self._shapes[k] = Shape(self.boxes[k], self.brick_set)
+        return self._shapes[k]
+
+    def witness(
+        self, conditions: Sequence[Condition], stop: Callable[[], bool] = lambda: False,
+    ) -> Tower | None:
+        """The first shape, in its first colouring, that meets every condition; None when none
+        does (or `stop()` says so, asked between shapes)."""
+        for k in range(len(self.boxes)):
+            if stop():
+                return None
+            if any(k in self._hopeless.get(c, ()) for c in conditions):
+                continue
+            shape = self.shape(k)
+            mixes = self._colourings[len(shape.boxes)]
+            met = [np.ones(len(colours), dtype=bool) for colours in mixes]
+            for condition in conditions:
+                alone = [shape.meets(condition, colours) for colours in mixes]
+                if not any(a.any() for a in alone):
+                    self._hopeless.setdefault(condition, set()).add(k)
+                    break
+                met = [m & a for m, a in zip(met, alone, strict=True)]
+            else:
+                for colours, rows in zip(mixes, met, strict=True):
+                    if rows.any():
+                        return shape.tower(colours[int(np.argmax(rows))])
+        return None
