@@ -15,13 +15,8 @@ from tower_print.brix.evaluate import holds
 from tower_print.brix.geometry import is_connected
 from tower_print.brix.language import parse
 from tower_print.brix.sampling import sample_towers
-from tower_print.brix.shape_library import (
-    greedy_shapes,
-    library_folder,
-    load_library,
-    shape_library,
-    shape_of,
-)
+from tower_print.brix.shape_library import library_folder, load_library, shape_library
+from tower_print.brix.shape_training import greedy_shapes, shape_of
 from tower_print.brix.shapes import Shape, ShapeLibrary, arrangements, colourings
 from tower_print.brix.solver import Labeled, TowerSolver
 from tower_print.brix.statics import stands

@@ -473,7 +473,7 @@ def brix_shapes(
     The solver tries these shapes in every colouring before its search (content/brix/shapes/
     holds the shipped ones). Rebuild after changing the bricks' sizes or stability margin."""
     from tower_print.brix.deals import LEVELS
-    from tower_print.brix.shape_library import greedy_shapes, solve_training_deals, write_library
+    from tower_print.brix.shape_training import greedy_shapes, solve_training_deals, write_library
     from tower_print.brix.verify import open_deck
     from tower_print.render.output import check_out_file
 

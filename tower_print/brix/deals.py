@@ -20,6 +20,7 @@ from tower_print.brix.difficulty import pool as difficulty_pool
 from tower_print.brix.geometry import normalized
 from tower_print.brix.sampling import Tower
 from tower_print.brix.search import TowerSearch
+from tower_print.brix.shape_library import shape_library
 from tower_print.brix.solver import SOLVABLE, UNKNOWN, UNSOLVABLE, Labeled, TowerSolver
 from tower_print.content import UserError
 
@@ -211,6 +212,7 @@ class Dealer:
                                   search_stages=())
         self.search = TowerSearch(deck.bricks, deck.all_used, seed)
         self.pool = difficulty_pool(deck.bricks, deck.all_used)
+        self.library = shape_library(deck.bricks, deck.all_used)
         self._base: Tower | None = None
 
     def measure(self, cards: Sequence[Card]) -> Difficulty:
@@ -233,7 +235,13 @@ class Dealer:
         decided = decide(self.solver, items, self.challenges, self.timeout, minimise=False)
         if decided.status != UNKNOWN:
             return decided.status, decided.verdict.tower
-        # The search meets every card (stricter than a challenge's "all but one": still fine).
+        # The library and the search meet every card (stricter than a challenge's "all but
+        # one": still fine). The library goes first: it holds the unusual structures the
+        # search rarely reaches, and what it learns of one card set speeds up the next.
+        if self.library is not None:
+            found = self.library.witness([it.condition for it in [*items, *self.required]])
+            if found is not None:
+                return SOLVABLE, found
         moved = self.search.find([it.condition for it in [*items, *self.required]],
                                  NUDGE_STEPS, start=tower if tower is not None else self.base())
         return (SOLVABLE, moved) if moved is not None else (UNKNOWN, None)

@@ -216,15 +216,28 @@ class ShapeLibrary:
                 continue
             shape = self.shape(k)
             mixes = self._colourings[len(shape.boxes)]
-            met = [np.ones(len(colours), dtype=bool) for colours in mixes]
+            verdicts = []
             for condition in conditions:
-                alone = [shape.meets(condition, colours) for colours in mixes]
-                if not any(a.any() for a in alone):
+                verdicts.append([shape.meets(condition, colours) for colours in mixes])
+                if not any(v.any() for v in verdicts[-1]):
                     self._hopeless.setdefault(condition, set()).add(k)
                     break
-                met = [m & a for m, a in zip(met, alone, strict=True)]
             else:
-                for colours, rows in zip(mixes, met, strict=True):
-                    if rows.any():
-                        return shape.tower(colours[int(np.argmax(rows))])
+                colouring = first_meeting(mixes, verdicts)
+                if colouring is not None:
+                    return shape.tower(colouring)
         return None
+
+
+def first_meeting(
+    mixes: Sequence[np.ndarray], verdicts: Sequence[Sequence[np.ndarray]],
+) -> np.ndarray | None:
+    """The first colouring (a row of one of `mixes`) that meets every condition, given each
+    condition's verdicts on every mix (`Shape.meets`), or None."""
+    for m, colours in enumerate(mixes):
+        met = np.ones(len(colours), dtype=bool)
+        for verdict in verdicts:
+            met &= verdict[m]
+        if met.any():
+            return colours[int(np.argmax(met))]
+    return None
