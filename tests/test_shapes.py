@@ -10,10 +10,11 @@ import pytest
 from typer.testing import CliRunner
 
 from tower_print.brix.checker import problems
-from tower_print.brix.decks import shipped_deck
+from tower_print.brix.decks import Deck, shipped_deck
 from tower_print.brix.evaluate import holds
+from tower_print.brix.generate import ConditionDrawer, default_spec
 from tower_print.brix.geometry import is_connected
-from tower_print.brix.language import parse
+from tower_print.brix.language import Condition, describe, parse
 from tower_print.brix.sampling import sample_towers
 from tower_print.brix.shape_library import library_folder, load_library, shape_library
 from tower_print.brix.shape_training import greedy_shapes, shape_of
@@ -46,23 +47,33 @@ def test_subset_rule_colourings_keep_one_brick_of_each_colour() -> None:
     assert colourings(PINK.bricks, False, 4) == []  # too few bricks for five colours
 
 
-@pytest.mark.parametrize("deck", [GREEN, PINK], ids=["green", "pink"])
-def test_every_card_reads_each_colouring_as_the_evaluator_does(deck) -> None:  # noqa: ANN001
-    """The numpy reading of every card, on sampled standing shapes in random colourings, is
-    the plain evaluator's: a second implementation of the semantics, so it is checked against
-    the first on everything the decks say."""
+def generated_conditions(deck: Deck, count: int) -> list[Condition]:
+    """Conditions as `brix generate` draws them: shapes of clause the decks may not use."""
+    drawer = ConditionDrawer(default_spec(), deck.bricks.color_names, random.Random(11))
+    return [drawer.condition() for _ in range(count)]
+
+
+@pytest.mark.parametrize(("deck", "source"), [(GREEN, "cards"), (PINK, "cards"),
+                                              (GREEN, "generated"), (PINK, "generated")],
+                         ids=["green", "pink", "green-generated", "pink-generated"])
+def test_conditions_read_each_colouring_as_the_evaluator_does(deck, source) -> None:  # noqa: ANN001
+    """The numpy reading of every card (and of conditions `generate` draws), on sampled
+    standing shapes in random colourings, is the plain evaluator's: a second implementation of
+    the semantics, so it is checked against the first on everything the decks can say."""
+    conditions = ([c.condition for c in deck.cards] if source == "cards"
+                  else generated_conditions(deck, 120))
     rng = random.Random(5)
     disagreements = []
     for tower in sample_towers(deck.bricks, deck.all_used, 12, seed=3):
         shape = Shape(shape_of(tower), deck.bricks)
         for rows in colourings(deck.bricks, deck.all_used, len(tower)):
             picked = rows[sorted(rng.sample(range(len(rows)), min(6, len(rows))))]
-            for card in deck.cards:
-                fast = shape.meets(card.condition, picked)
+            for condition in conditions:
+                fast = shape.meets(condition, picked)
                 for row, verdict in zip(picked, fast, strict=True):
-                    slow = holds(card.condition, shape.tower(row), deck.bricks)
+                    slow = holds(condition, shape.tower(row), deck.bricks)
                     if slow != bool(verdict):
-                        disagreements.append((card.id, shape.boxes, row.tolist()))
+                        disagreements.append((describe(condition), shape.boxes, row.tolist()))
     assert disagreements == []
 
 
