@@ -128,6 +128,14 @@ CASES = [
      "--out: {t}/blocker is not a folder"),
     (["brix", "generate", "--out", "{t}/folder.yaml", "--cards", "4", "--three-point", "1"], 2,
      "--out: {t}/folder.yaml is a folder, not a file"),
+    # brix shapes
+    (["brix", "shapes", "--out", "{t}/s.yaml", "--level", "tricky"], 2,
+     "--level: 'tricky' is not one of: easy, medium, hard"),
+    (["brix", "shapes", "--out", "{t}/s.yaml", "--deck", "{t}/field.yaml"], 2,
+     "field.yaml:7: cards[0].points"),
+    (["brix", "shapes", "--out", "{t}/s.txt"], 2, "--out: {t}/s.txt should be a .yaml or .yml"),
+    (["brix", "shapes", "--out", "{t}/blocker/s.yaml"], 2, "--out: {t}/blocker is not a folder"),
+    (["brix", "shapes", "--out", "{t}/s.yaml", "--deals", "0"], 2, "--deals: "),
     # towerup objectives
     (["towerup", "objectives", "--players", "7"], 2, "--players: the front side is for 3 or 4"),
     (["towerup", "objectives", "--players", "2", "--side", "top"], 2, "--side: 'top'"),
