@@ -58,7 +58,10 @@ def test_unsolvable_names_the_contradicting_cards(tmp_path: Path) -> None:
 
 
 def test_time_limit_is_unknown_with_exit_3() -> None:
-    result = run("P38", "P46", "P49", "--deck", "pink", "--timeout", "0.1", "--json")
+    # A deal neither the pool nor the shape library meets, still undecided at 60 s
+    # (benchmarks/RESULTS.md): 0.1 s cannot be enough.
+    result = run("P33", "P43", "P44", "P32", "P31", "P24", "--deck", "pink", "--timeout", "0.1",
+                 "--json")
     assert result.exit_code == 3
     assert json.loads(result.output)["status"] == "unknown"
 
