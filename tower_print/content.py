@@ -166,15 +166,16 @@ def _wrap(node: yaml.Node, file: str, field: str) -> Node:
     return Node(value, file, line, field or "(top)")
 
 
-def load_yaml(path: Path) -> Node:
-    """Read a YAML file into a tree of `Node`s that remember file, line and field."""
+def load_yaml(path: Path, fast: bool = False) -> Node:
+    """Read a YAML file into a tree of `Node`s that remember file, line and field (`fast`:
+    see `load_yaml_text`)."""
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise ContentError(path, None, "", "no such file") from None
     except OSError as exc:
         raise ContentError(path, None, "", exc.strerror or str(exc)) from None
-    return load_yaml_text(text, path)
+    return load_yaml_text(text, path, fast)
 
 
 def load_yaml_text(text: str, path: str | Path, fast: bool = False) -> Node:

@@ -13,7 +13,7 @@ from tower_print.brix import geometry
 from tower_print.brix.bricks import BrickSet
 from tower_print.brix.geometry import PlacedBrick
 from tower_print.brix.shapes import Box, ShapeLibrary
-from tower_print.content import ContentError, UserError, content_root, load_yaml_text
+from tower_print.content import UserError, content_root, load_yaml
 
 RULES = {True: "all", False: "subset"}
 
@@ -27,11 +27,7 @@ def load_library(path: Path, brick_set: BrickSet, all_used: bool) -> ShapeLibrar
     this rule, else None: its shapes would not stand, or not fit the rule, with other bricks.
     A shape is one line of boxes "x y z dx dy dz", separated by "/" (a YAML list per box read
     thirty times slower); each must be a brick in one of its orientations, none overlapping."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ContentError(path, None, "", exc.strerror or str(exc)) from None
-    root = load_yaml_text(text, path, fast=True)
+    root = load_yaml(path, fast=True)
     root.only_keys("rule", "brick", "stability_margin", "shapes")
     root["brick"].only_keys("length", "width", "thickness")
     size = tuple(root["brick"][k].int(1, 100) for k in ("length", "width", "thickness"))
