@@ -152,9 +152,8 @@ class Shape:
         if isinstance(clause, Height):
             unit = self.brick_set.length if clause.unit == "upright bricks" else (
                 self.brick_set.thickness)
-            met = quant_holds(Quant(clause.quant.kind, clause.quant.n * unit),
-                              np.array(self.height), np.array(0))
-            return np.full(len(colours), bool(met))
+            met = Quant(clause.quant.kind, clause.quant.n * unit).holds(self.height, 0)
+            return np.full(len(colours), met)
         if isinstance(clause, Symmetric):
             return np.full(len(colours), self.symmetric)
         raise TypeError(f"unknown clause {clause!r}")
