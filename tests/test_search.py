@@ -37,6 +37,16 @@ def test_pink_towers_keep_every_colour() -> None:
     assert problems(tower, PINK.bricks, False, [("C1", condition)]) == []
 
 
+def test_the_search_begins_from_the_restart_towers_given() -> None:
+    condition = parse("some blue brick rests on some red brick", GREEN.bricks.color_names)
+    search = TowerSearch(GREEN.bricks, True, seed=0)
+    found, _ = search.find_counted([condition])
+    assert found is not None
+    other = TowerSearch(GREEN.bricks, True, seed=5).find([condition])
+    assert other is not None and other != found
+    assert search.find_counted([condition], restarts=[other]) == (other, 0)
+
+
 def test_repair_adds_the_missing_bricks_on_a_partial_start() -> None:
     start = (PlacedBrick("red-1", "red", 0, 0, 0, 4, 2, 2),
              PlacedBrick("blue-1", "blue", 0, 0, 2, 4, 2, 2))

@@ -16,6 +16,7 @@ from tower_print.brix.generate import ConditionDrawer, default_spec
 from tower_print.brix.geometry import is_connected
 from tower_print.brix.language import Condition, describe, parse
 from tower_print.brix.sampling import sample_towers
+from tower_print.brix.search import TowerSearch
 from tower_print.brix.shape_library import library_folder, load_library, shape_library
 from tower_print.brix.shape_training import greedy_shapes, shape_of
 from tower_print.brix.shapes import Shape, ShapeLibrary, arrangements, colourings
@@ -106,6 +107,50 @@ def test_solver_takes_the_library_tower_before_searching() -> None:
     solver = TowerSolver(GREEN.bricks, True, library=library)
     verdict = solver.verify(cards, 60)
     assert verdict.status == "solvable" and verdict.tower == expected
+
+
+def test_nearest_ranks_each_shape_by_its_best_colouring() -> None:
+    """Each shape once, in a colouring no other colouring of it beats (checked with the plain
+    evaluator on a sample), the towers meeting the most cards first."""
+    colours = PINK.bricks.color_names
+    conditions = [parse(t, colours) for t in (
+        "every red brick rests on some blue brick", "no yellow brick touches any purple brick",
+        "at most 2 bricks touch the ground", "some gray brick is the highest")]
+    towers = sample_towers(PINK.bricks, False, 8, seed=6)
+    library = ShapeLibrary([shape_of(t) for t in towers], PINK.bricks, False)
+    near = library.nearest(conditions)
+
+    def met(tower) -> int:  # noqa: ANN001
+        return sum(holds(c, tower, PINK.bricks) for c in conditions)
+
+    counts = [met(t) for t in near]
+    assert counts == sorted(counts, reverse=True)
+    assert sorted(shape_of(t) for t in near) == sorted(library.boxes)
+    rng = random.Random(3)
+    for tower, count in zip(near, counts, strict=True):
+        shape = library.shape(library.boxes.index(shape_of(tower)))
+        for rows in colourings(PINK.bricks, False, len(shape.boxes)):
+            for row in rows[rng.sample(range(len(rows)), min(20, len(rows)))]:
+                assert met(shape.tower(row)) <= count
+    assert library.nearest(conditions, stop=lambda: True) == []
+
+
+def test_solver_search_starts_from_the_library_near_misses(monkeypatch) -> None:  # noqa: ANN001
+    towers = sample_towers(GREEN.bricks, True, 4, seed=9)
+    library = ShapeLibrary([shape_of(t) for t in towers], GREEN.bricks, True)
+    card = Labeled("C1", "", parse("at most 1 brick touches the ground", GREEN.bricks.color_names))
+    seen = []
+    original = TowerSearch.find_counted
+
+    def spy(self, conditions, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+        seen.append(kwargs.get("restarts"))
+        return original(self, conditions, *args, **kwargs)
+
+    monkeypatch.setattr(TowerSearch, "find_counted", spy)
+    if library.witness([card.condition]) is not None:
+        pytest.fail("no sampled shape should stand on a single brick")
+    TowerSolver(GREEN.bricks, True, library=library).verify([card], 60)
+    assert seen and seen[0] == library.nearest([card.condition])
 
 
 @pytest.mark.parametrize("deck", [GREEN, PINK], ids=["green", "pink"])

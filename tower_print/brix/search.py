@@ -68,26 +68,33 @@ class TowerSearch:
     def find(
         self, conditions: Sequence[Condition], steps: int = SEARCH_STEPS,
         deadline: float = math.inf, stop: Callable[[int], bool] | None = None,
-        start: Tower | None = None,
+        start: Tower | None = None, restarts: Sequence[Tower] = (),
     ) -> Tower | None:
         """A standing tower meeting every condition, or None when `steps` moves found none
         (or the `deadline` of time.monotonic() passed, or `stop(moves made)` said so).
 
         `start`: a connected standing tower to begin from instead of a random one, possibly
         missing bricks the deck needs (the search adds them): used to repair a tower that meets
-        the cards but falls, by taking off the part that falls."""
-        return self.find_counted(conditions, steps, deadline, stop, start)[0]
+        the cards but falls, by taking off the part that falls.
+        `restarts`: standing towers to begin from (after `start`) and to restart from, in
+        turn, before random ones (the shape library's near misses, `ShapeLibrary.nearest`)."""
+        return self.find_counted(conditions, steps, deadline, stop, start, restarts)[0]
 
     def find_counted(
         self, conditions: Sequence[Condition], steps: int = SEARCH_STEPS,
         deadline: float = math.inf, stop: Callable[[int], bool] | None = None,
-        start: Tower | None = None,
+        start: Tower | None = None, restarts: Sequence[Tower] = (),
     ) -> tuple[Tower | None, int]:
         """`find`, with the number of moves made: a tower found after k moves is the same
         tower whatever budget above k was given, which is what lets a caller grant the budget
         in stages."""
         rng = random.Random(self.seed)
-        tower = self._fresh(rng) if start is None else start
+        starts = iter(restarts)
+
+        def fresh() -> Tower:
+            return next(starts, None) or self._fresh(rng)
+
+        tower = fresh() if start is None else start
         score = self._score(tower, conditions)
         best = score
         since_best = 0
@@ -97,7 +104,7 @@ class TowerSearch:
             if time.monotonic() > deadline or (stop is not None and stop(moves)):
                 return None, moves
             if since_best >= STALL:
-                tower = self._fresh(rng)
+                tower = fresh()
                 score = self._score(tower, conditions)
                 best, since_best = score, 0
                 continue

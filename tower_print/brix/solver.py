@@ -117,7 +117,8 @@ class TowerSolver:
         A tower of the pool (when there is one) that meets the cards is taken first. Otherwise
         two workers race: Z3 (in a thread; it runs in C and releases Python's lock) and the quick
         randomised search (`search`), which first tries the shape library's shapes in every
-        colouring (`shapes`; a tower found there counts as found at move 0). Both work in
+        colouring (`shapes`; a tower found there counts as found at move 0) and otherwise
+        starts and restarts from the library's near misses (`ShapeLibrary.nearest`). Both work in
         stages: Z3's are its phases (each hint with its budget of Z3 work, then no hint), the
         search's are counts of moves (`search_stages`). The answer is the first stage in which
         either finds a tower, the search's when both do, or Z3's "unsolvable": so which tower
@@ -152,9 +153,11 @@ class TowerSolver:
                     tower = self.library.witness([c for _, c in conditions],
                                                  stop=lambda: race.search_may_stop(0))
                 if tower is None and self.search_stages:
+                    near = [] if self.library is None else self.library.nearest(
+                        [c for _, c in conditions], stop=lambda: race.search_may_stop(0))
                     tower, moves = self.search.find_counted(
                         [c for _, c in conditions], race.budget(len(self.search_stages)),
-                        deadline=deadline, stop=race.search_may_stop)
+                        deadline=deadline, stop=race.search_may_stop, restarts=near)
                 stage = race.stage_of(moves)
                 # A tower from the search stands only once Z3 has ended the phases before its
                 # stage without one (or is gone: deadline, failure).
