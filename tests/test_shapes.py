@@ -118,13 +118,15 @@ def test_nearest_ranks_each_shape_by_its_best_colouring() -> None:
         "at most 2 bricks touch the ground", "some gray brick is the highest")]
     towers = sample_towers(PINK.bricks, False, 8, seed=6)
     library = ShapeLibrary([shape_of(t) for t in towers], PINK.bricks, False)
-    near = library.nearest(conditions)
+    search = TowerSearch(PINK.bricks, False)
+    near = library.nearest(conditions, lambda t: search.shortfall(t, conditions))
 
     def met(tower) -> int:  # noqa: ANN001
         return sum(holds(c, tower, PINK.bricks) for c in conditions)
 
     counts = [met(t) for t in near]
-    assert counts == sorted(counts, reverse=True)
+    ranks = [(-met(t), search.shortfall(t, conditions)) for t in near]
+    assert ranks == sorted(ranks)
     assert sorted(shape_of(t) for t in near) == sorted(library.boxes)
     rng = random.Random(3)
     for tower, count in zip(near, counts, strict=True):
@@ -132,7 +134,7 @@ def test_nearest_ranks_each_shape_by_its_best_colouring() -> None:
         for rows in colourings(PINK.bricks, False, len(shape.boxes)):
             for row in rows[rng.sample(range(len(rows)), min(20, len(rows)))]:
                 assert met(shape.tower(row)) <= count
-    assert library.nearest(conditions, stop=lambda: True) == []
+    assert library.nearest(conditions, len, stop=lambda: True) == []
 
 
 def test_solver_search_starts_from_the_library_near_misses(monkeypatch) -> None:  # noqa: ANN001
@@ -150,7 +152,9 @@ def test_solver_search_starts_from_the_library_near_misses(monkeypatch) -> None:
     if library.witness([card.condition]) is not None:
         pytest.fail("no sampled shape should stand on a single brick")
     TowerSolver(GREEN.bricks, True, library=library).verify([card], 60)
-    assert seen and seen[0] == library.nearest([card.condition])
+    search = TowerSearch(GREEN.bricks, True)
+    expected = library.nearest([card.condition], lambda t: search.shortfall(t, [card.condition]))
+    assert seen and seen[0] == expected
 
 
 @pytest.mark.parametrize("deck", [GREEN, PINK], ids=["green", "pink"])

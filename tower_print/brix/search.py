@@ -95,7 +95,7 @@ class TowerSearch:
             return next(starts, None) or self._fresh(rng)
 
         tower = fresh() if start is None else start
-        score = self._score(tower, conditions)
+        score = self.shortfall(tower, conditions)
         best = score
         since_best = 0
         for moves in range(steps):
@@ -105,7 +105,7 @@ class TowerSearch:
                 return None, moves
             if since_best >= STALL:
                 tower = fresh()
-                score = self._score(tower, conditions)
+                score = self.shortfall(tower, conditions)
                 best, since_best = score, 0
                 continue
             since_best += 1
@@ -125,7 +125,7 @@ class TowerSearch:
     ) -> list[tuple[int, Tower, bool]]:
         """`self.sample` proposed moves, best score first (ties in the order drawn)."""
         moves = [self._propose(tower, rng) for _ in range(self.sample)]
-        scored = [(self._score(t, conditions), k, t, lp) for k, (t, lp) in enumerate(moves)
+        scored = [(self.shortfall(t, conditions), k, t, lp) for k, (t, lp) in enumerate(moves)
                   if t is not None]
         scored.sort(key=lambda m: (m[0], m[1]))
         return [(score, t, lp) for score, _, t, lp in scored]
@@ -137,7 +137,7 @@ class TowerSearch:
             if tower is not None:
                 return tower
 
-    def _score(self, tower: Tower, conditions: Sequence[Condition]) -> int:
+    def shortfall(self, tower: Tower, conditions: Sequence[Condition]) -> int:
         """Summed shortfall of the cards, plus one per brick the deck's rule still misses."""
         evaluator = Evaluator(tower, self.brick_set)
         return sum(evaluator.violation(c) for c in conditions) + self._missing(tower)

@@ -153,10 +153,12 @@ class TowerSolver:
                     tower = self.library.witness([c for _, c in conditions],
                                                  stop=lambda: race.search_may_stop(0))
                 if tower is None and self.search_stages:
+                    cards = [c for _, c in conditions]
                     near = [] if self.library is None else self.library.nearest(
-                        [c for _, c in conditions], stop=lambda: race.search_may_stop(0))
+                        cards, lambda t: self.search.shortfall(t, cards),
+                        stop=lambda: race.search_may_stop(0))
                     tower, moves = self.search.find_counted(
-                        [c for _, c in conditions], race.budget(len(self.search_stages)),
+                        cards, race.budget(len(self.search_stages)),
                         deadline=deadline, stop=race.search_may_stop, restarts=near)
                 stage = race.stage_of(moves)
                 # A tower from the search stands only once Z3 has ended the phases before its
