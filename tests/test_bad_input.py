@@ -118,6 +118,8 @@ CASES = [
       "10", "--cache", "{t}/blocker/cache"], 2, "--cache: cannot write {t}/blocker/cache/"),
     # brix generate
     (["brix", "generate", "--out", "{t}/g.yaml", "--cards", "0"], 2, "--cards: "),
+    (["brix", "generate", "--out", "{t}/g.yaml", "--cards", "100000"], 2,
+     "--cards: 100000 is more than the 200"),
     (["brix", "generate", "--out", "{t}/g.yaml", "--cards", "4", "--three-point", "5"], 2,
      "--three-point: 5 is not between 0 and --cards (4)"),
     (["brix", "generate", "--out", "{t}/g.yaml", "--cards", "4", "--three-point", "1",

@@ -95,6 +95,7 @@ class GenerateSpec:
     numbers: dict[str, tuple[int, int]]
     share: tuple[float, float]
     attempts_per_card: int
+    max_cards: int
     timeout: float
 
 
@@ -106,7 +107,8 @@ def load_spec(path: Path | None = None) -> GenerateSpec:
     path = path or content_root() / "brix" / "generate.yaml"
     root = load_yaml(path)
     root.only_keys("rules", "id_prefix", "shapes", "two_clauses", "negated", "adjective",
-                   "relations", "traits", "numbers", "share", "attempts_per_card", "timeout")
+                   "relations", "traits", "numbers", "share", "attempts_per_card", "max_cards",
+                   "timeout")
     colours = default_bricks().color_names
     rules = {}
     for name, node in root["rules"].as_mapping().items():
@@ -142,6 +144,7 @@ def load_spec(path: Path | None = None) -> GenerateSpec:
                                "bridge")) for t in root["traits"].items()),
         numbers=numbers, share=(share_low, share_high),
         attempts_per_card=root["attempts_per_card"].int(1, 100_000),
+        max_cards=root["max_cards"].int(1, 10_000),
         timeout=root["timeout"].number(0.1, 3600.0),
     )
 
@@ -420,6 +423,9 @@ def generate_deck(
         raise UserError(f"--deck-rule: '{rule}' is not one of: {', '.join(spec.rules)}")
     if cards < 1:
         raise UserError("--cards: a deck needs at least one card")
+    if cards > spec.max_cards:
+        raise UserError(f"--cards: {cards} is more than the {spec.max_cards} a generated deck "
+                        "may have (max_cards in content/brix/generate.yaml)")
     if not 0 <= three_point <= cards:
         raise UserError(f"--three-point: {three_point} is not between 0 and --cards ({cards})")
     env = text_environment(templates)  # a wrong --templates stops before the tower pool
