@@ -42,6 +42,8 @@ def setup_place(root: Path) -> None:
                  "uptower/play-sheet.yaml.j2"):
         (root / "broken" / name).parent.mkdir(parents=True, exist_ok=True)
         (root / "broken" / name).write_text(BROKEN_YAML)
+    (root / "typo" / "brix").mkdir(parents=True)
+    (root / "typo" / "brix" / "condition-face.yaml.j2").write_text("face:\n  {{ card.text\n")
 
 
 def listing(root: Path) -> list[str]:
@@ -105,6 +107,8 @@ CASES = [
     (["brix", "print", "--out", "{t}/p", "--card", "0x0"], 2, "--card: '0x0' is not a card size"),
     (["brix", "print", "--out", "{t}/p", "--templates", "{t}/none"], 2,
      "--templates: folder {t}/none does not exist"),
+    (["brix", "print", "--out", "{t}/p", "--templates", "{t}/typo"], 2,  # before any progress
+     "{t}/typo/brix/condition-face.yaml.j2:2: template syntax:"),
     (["brix", "print", "--out", "{t}/blocker/p", "--deck", "green"], 2,
      "--out: cannot write to {t}/blocker/p: {t}/blocker is not a writable folder"),
     # brix audit

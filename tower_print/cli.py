@@ -79,11 +79,16 @@ def reports_user_errors(command: F) -> F:
     """Bad input becomes one line on stderr and exit code 2, never a traceback; so does a file
     that cannot be read or written (the commands check their outputs before the work; this is
     the backstop). Ctrl-C is one line and exit code 130: output files are written all at once at
-    the end, so an interrupted command has written nothing."""
+    the end, so an interrupted command has written nothing. A `--templates` folder is compiled
+    first, so a typo in it is reported before any work or progress line."""
 
     @wraps(command)
     def run(*args: Any, **kwargs: Any) -> Any:
         try:
+            if kwargs.get("templates") is not None:
+                from tower_print.render.layout import environment
+
+                environment(kwargs["templates"])
             return command(*args, **kwargs)
         except UserError as error:
             typer.echo(f"error: {error}", err=True)
@@ -209,7 +214,6 @@ def brix_deal(
     from tower_print.brix.deal_print import deal_pdf
     from tower_print.brix.deals import deal, deal_json, deal_text, parse_level
     from tower_print.brix.verify import open_deck
-    from tower_print.render.layout import environment
     from tower_print.render.output import check_out_file
     from tower_print.render.scene import write_atomic
     from tower_print.render.settings import default_settings
@@ -218,10 +222,9 @@ def brix_deal(
     catalogue = default_challenges(chosen.bricks.color_names)
     challenges = catalogue.pick(challenge or [])
     wanted = parse_level(level, catalogue.totals if challenges else None)
-    if pdf is not None:  # a wrong --pdf, --paper or --templates stops before the dealing
+    if pdf is not None:  # a wrong --pdf or --paper stops before the dealing
         check_out_file(pdf, "--pdf")
         default_settings().paper(paper)
-        environment(templates)
     result = deal(chosen, wanted, players, rounds, seed, challenges, timeout,
                   progress=lambda line: typer.echo(line, err=True))
     data = deal_pdf(result, paper.lower(), None, templates) if pdf is not None else None

@@ -93,6 +93,9 @@ def environment(user_dir: Path | None = None) -> jinja2.Environment:
     env.filters["q"] = _quote
     env.filters["tint"] = tint
     env.filters["shade"] = shade
+    if user_dir is not None:  # a typo in the user's templates stops the command before any work
+        for path in sorted(user_dir.rglob("*.j2")):
+            _template(env, path.relative_to(user_dir).as_posix())
     return env
 
 
@@ -106,16 +109,21 @@ def _template_line(tb: TracebackType | None, filename: str | None) -> int | None
     return line
 
 
-def render_text(env: jinja2.Environment, name: str, context: Mapping[str, Any]) -> tuple[str, str]:
-    """(rendered text, the template's file name); template errors become one-line UserErrors."""
+def _template(env: jinja2.Environment, name: str) -> jinja2.Template:
+    """The compiled template; a missing one or a syntax error is a one-line UserError."""
     try:
-        template = env.get_template(name)
+        return env.get_template(name)
     except jinja2.TemplateNotFound:
         folders = ", ".join(getattr(env.loader, "searchpath", []))
         raise UserError(f"template {name} not found in {folders}") from None
     except jinja2.TemplateSyntaxError as error:
         where = f"{error.filename or name}:{error.lineno}"
         raise UserError(f"{where}: template syntax: {error.message}") from None
+
+
+def render_text(env: jinja2.Environment, name: str, context: Mapping[str, Any]) -> tuple[str, str]:
+    """(rendered text, the template's file name); template errors become one-line UserErrors."""
+    template = _template(env, name)
     filename = template.filename or name
     try:
         return template.render(**context), filename
