@@ -58,11 +58,11 @@ def test_template_errors_name_the_template_line(tmp_path: Path) -> None:
     env = env_with(tmp_path, "elements:\n\n  - text: {{ card.missing }}\n")
     with pytest.raises(UserError, match=r"t\.yaml\.j2:3: .*missing"):
         render_layout(env, "t.yaml.j2", {"card": {}})
-    env = env_with(tmp_path, "elements:\n{% for %}\n")
-    with pytest.raises(UserError, match=r"t\.yaml\.j2:2: template syntax"):
-        render_layout(env, "t.yaml.j2", {})
     with pytest.raises(UserError, match="not found"):
         render_layout(env, "nope.yaml.j2", {})
+    # A syntax error in the user's folder stops the environment itself, before any drawing.
+    with pytest.raises(UserError, match=r"t\.yaml\.j2:2: template syntax"):
+        env_with(tmp_path, "elements:\n{% for %}\n")
 
 
 def test_user_folder_overrides_and_falls_back_to_shipped(tmp_path: Path) -> None:
