@@ -129,8 +129,9 @@ class TowerSolver:
         `any_tower`: any tower will do (core minimisation needs only the status, the audit only
         some tower), so the first tower from either worker ends the race."""
         conditions = [(it.label, it.condition) for it in items]
+        cards = [it.condition for it in items]
         if self.pool is not None:
-            known = self.pool.witness([c for _, c in conditions])
+            known = self.pool.witness(cards)
             if known is not None:
                 check_witness(known, self.brick_set, self.all_used, conditions)
                 return SOLVABLE, known, ()
@@ -150,10 +151,8 @@ class TowerSolver:
             try:
                 tower, moves = None, 0
                 if self.library is not None:
-                    tower = self.library.witness([c for _, c in conditions],
-                                                 stop=lambda: race.search_may_stop(0))
+                    tower = self.library.witness(cards, stop=lambda: race.search_may_stop(0))
                 if tower is None and self.search_stages:
-                    cards = [c for _, c in conditions]
                     near = [] if self.library is None else self.library.nearest(
                         cards, lambda t: self.search.shortfall(t, cards),
                         stop=lambda: race.search_may_stop(0))
