@@ -238,12 +238,13 @@ class Dealer:
         # The library and the search meet every card (stricter than a challenge's "all but
         # one": still fine). The library goes first: it holds the unusual structures the
         # search rarely reaches, and what it learns of one card set speeds up the next.
+        wanted = [it.condition for it in [*items, *self.required]]
         if self.library is not None:
-            found = self.library.witness([it.condition for it in [*items, *self.required]])
+            found = self.library.witness(wanted)
             if found is not None:
                 return SOLVABLE, found
-        moved = self.search.find([it.condition for it in [*items, *self.required]],
-                                 NUDGE_STEPS, start=tower if tower is not None else self.base())
+        moved = self.search.find(wanted, NUDGE_STEPS,
+                                 start=tower if tower is not None else self.base())
         return (SOLVABLE, moved) if moved is not None else (UNKNOWN, None)
 
     def base(self) -> Tower | None:
