@@ -12,6 +12,7 @@ from tower_print.brix.geometry import PlacedBrick
 from tower_print.brix.language import parse
 from tower_print.brix.search import TowerSearch
 from tower_print.brix.solver import Labeled, TowerSolver
+from tower_print.brix.statics import stands
 
 GREEN = shipped_deck("green")
 PINK = shipped_deck("pink")
@@ -150,3 +151,26 @@ def test_a_tower_the_search_finds_in_a_later_stage_is_the_answer_every_time() ->
     assert first.tower == second.tower
     if first.candidates == 0:  # Z3 proposed nothing: the search's tower it must be
         assert first.tower == searched
+
+
+def test_a_nudge_makes_a_falling_tower_stand_and_keeps_its_cards() -> None:
+    """Z3's candidates meet the cards and often fall by a unit or two: one brick shifted back
+    over its support stands and still meets them."""
+    row = [PlacedBrick(f"{colour}-1", colour, 0, 2 * k, 0, 4, 2, 2)
+           for k, colour in enumerate(("red", "blue", "purple", "gray"))]
+    overhang = PlacedBrick("yellow-1", "yellow", 3, 0, 2, 4, 2, 2)  # one unit on the red
+    falling = (*row, overhang)
+    condition = parse("some yellow brick rests on some red brick", PINK.bricks.color_names)
+    assert not stands(falling, PINK.bricks.stability_margin)
+    nudged = TowerSearch(PINK.bricks, False, seed=0).nudged(falling, [condition])
+    assert nudged is not None
+    assert problems(nudged, PINK.bricks, False, [("C1", condition)]) == []
+    assert len(set(nudged) - set(falling)) == 1  # one brick moved, the rest where they were
+
+
+def test_no_nudge_is_offered_when_none_stands_and_meets_the_cards() -> None:
+    row = [PlacedBrick(f"{colour}-1", colour, 0, 2 * k, 0, 4, 2, 2)
+           for k, colour in enumerate(("red", "blue", "purple", "gray"))]
+    falling = (*row, PlacedBrick("yellow-1", "yellow", 3, 0, 2, 4, 2, 2))
+    impossible = parse("at least 7 bricks touch the ground", PINK.bricks.color_names)
+    assert TowerSearch(PINK.bricks, False, seed=0).nudged(falling, [impossible]) is None

@@ -24,14 +24,15 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from itertools import combinations, product
 
 from tower_print.brix.bricks import Brick, BrickSet
 from tower_print.brix.evaluate import Evaluator
 from tower_print.brix.geometry import PlacedBrick, collide, is_connected, normalized, rests_on
 from tower_print.brix.language import Condition
 from tower_print.brix.sampling import bricks_for_rule, candidate_placement, random_tower, tips_over
-from tower_print.brix.statics import stands
+from tower_print.brix.statics import stands, upward_closure
 
 Tower = tuple[PlacedBrick, ...]
 SEARCH_STEPS = 1500
@@ -44,6 +45,9 @@ phase, its answer waits until the search has made that stage's moves (so the res
 reproducible), which is what larger stages cost."""
 REPAIR_STEPS = 150
 """Steps spent repairing a tower from Z3 that meets the cards but falls."""
+NUDGE_REACH = 2
+"""Lattice units (each way, along x and y) a brick is shifted by when nudging a tower from Z3
+that meets the cards but falls (`TowerSearch.nudged`)."""
 SAMPLE = 4
 """Moves drawn per step; the best of them is tried first (min-conflicts over a sample)."""
 SPAN = 0.3
@@ -119,6 +123,37 @@ class TowerSearch:
             if score < best:
                 best, since_best = score, 0
         return (normalized(tower) if score == 0 else None), steps
+
+    def nudged(self, tower: Tower, conditions: Sequence[Condition]) -> Tower | None:
+        """A standing tower one small move away from `tower`, which meets the cards but falls,
+        that still meets them; None if there is none.
+
+        Why: Z3's candidates meet every card and usually fall only by a unit or two, while its
+        stability lemmas exclude such towers a few at a time; on 20 slow solvable deals a nudge
+        stood for some candidate in 15, often tens of candidates before Z3's own tower. The
+        moves: one brick shifted by up to `NUDGE_REACH` units along x and y or turned, or one
+        brick shifted with everything resting on it; tried in a fixed order, so the answer is
+        the same on every run."""
+        for moved in self._nudges(tower):
+            if (not any(collide(a, b) for a, b in combinations(moved, 2))
+                    and is_connected(moved) and self.shortfall(moved, conditions) == 0
+                    and stands(moved, self.margin)):
+                return normalized(moved)
+        return None
+
+    def _nudges(self, tower: Tower) -> Iterator[Tower]:
+        shifts = [(dx, dy) for dx in range(-NUDGE_REACH, NUDGE_REACH + 1)
+                  for dy in range(-NUDGE_REACH, NUDGE_REACH + 1)]
+        for k, brick in enumerate(tower):
+            for (dx, dy), extent in product(shifts, self.extents):
+                if (dx, dy) != (0, 0) or extent != (brick.dx, brick.dy, brick.dz):
+                    yield _moved(tower, {k}, dx, dy, extent)
+        for k in range(len(tower)):
+            carried = upward_closure(tower, k)
+            if len(carried) > 1:
+                for dx, dy in shifts:
+                    if (dx, dy) != (0, 0):
+                        yield _moved(tower, carried, dx, dy)
 
     def _best_moves(
         self, tower: Tower, conditions: Sequence[Condition], rng: random.Random
@@ -225,6 +260,15 @@ class TowerSearch:
     def _unused(self, tower: Tower) -> list[Brick]:
         placed = {b.name for b in tower}
         return [b for b in self.brick_set.bricks if b.name not in placed]
+
+
+def _moved(
+    tower: Tower, bricks: set[int], dx: int, dy: int, extent: tuple[int, int, int] | None = None,
+) -> Tower:
+    """`tower` with `bricks` shifted by (dx, dy) and, given an `extent`, turned to it."""
+    return tuple(
+        PlacedBrick(b.name, b.color, b.x + dx, b.y + dy, b.z, *(extent or (b.dx, b.dy, b.dz)))
+        if k in bricks else b for k, b in enumerate(tower))
 
 
 def _renamed(brick: PlacedBrick, name: str, color: str) -> PlacedBrick:

@@ -279,16 +279,20 @@ class TowerSolver:
         self, tower: tuple[PlacedBrick, ...], part: set[int], items: Sequence[Labeled],
         deadline: float, stop: threading.Event,
     ) -> tuple[PlacedBrick, ...] | None:
-        """Z3's tower meets the cards but `part` falls: take that part off and let the search
-        put its bricks back where they stand and the cards are met. A short, seeded search, so
-        the outcome is the same on every run; None when the rest falls too or nothing is found."""
-        rest = tuple(b for k, b in enumerate(tower) if k not in part)
-        if not (self.repair_steps and rest and is_connected(rest)
-                and stands(rest, self.brick_set.stability_margin)):
+        """Z3's tower meets the cards but `part` falls: first a nudge (one brick shifted or
+        turned, `TowerSearch.nudged`); failing that, take the part off and let the search put
+        its bricks back where they stand and the cards are met. Fixed orders and a short,
+        seeded search, so the outcome is the same on every run; None when nothing is found."""
+        if not self.repair_steps:
             return None
         conditions = [(it.label, it.condition) for it in items]
-        repaired = self.search.find([c for _, c in conditions], self.repair_steps,
-                                    deadline=deadline, stop=lambda _: stop.is_set(), start=rest)
+        cards = [c for _, c in conditions]
+        repaired = self.search.nudged(tower, cards)
+        rest = tuple(b for k, b in enumerate(tower) if k not in part)
+        if repaired is None and rest and is_connected(rest) and stands(
+                rest, self.brick_set.stability_margin):
+            repaired = self.search.find(cards, self.repair_steps, deadline=deadline,
+                                        stop=lambda _: stop.is_set(), start=rest)
         if repaired is not None:
             check_witness(repaired, self.brick_set, self.all_used, conditions)
         return repaired
