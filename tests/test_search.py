@@ -41,11 +41,11 @@ def test_pink_towers_keep_every_colour() -> None:
 def test_the_search_begins_from_the_restart_towers_given() -> None:
     condition = parse("some blue brick rests on some red brick", GREEN.bricks.color_names)
     search = TowerSearch(GREEN.bricks, True, seed=0)
-    found, _ = search.find_counted([condition])
+    found = search.find([condition])
     assert found is not None
     other = TowerSearch(GREEN.bricks, True, seed=5).find([condition])
     assert other is not None and other != found
-    assert search.find_counted([condition], restarts=[other]) == (other, 0)
+    assert search.find([condition], restarts=[other], steps=1) == other
 
 
 def test_repair_adds_the_missing_bricks_on_a_partial_start() -> None:
@@ -92,7 +92,7 @@ def test_verdicts_repeat_exactly_with_and_without_the_search() -> None:
     the search or Z3 (with its own Z3 context, so nothing built earlier sways it) answers."""
     questions = ((PINK, cards(PINK, "P09", "P23"), "solvable"),
                  (GREEN, cards(GREEN, "G33", "G11", "G03"), "unsolvable"))
-    for steps in ({}, {"search_stages": (), "repair_steps": 0}):
+    for steps in ({}, {"search_steps": 0, "repair_steps": 0}):
         for deck, items, status in questions:
             first, second = (TowerSolver(deck.bricks, deck.all_used, **steps).verify(items, 60)
                              for _ in range(2))
@@ -107,13 +107,13 @@ def test_no_garbage_collection_while_z3_runs_beside_the_search(monkeypatch) -> N
 
     seen: list[bool] = []
     solver = TowerSolver(GREEN.bricks, True)
-    find = solver.search.find_counted
+    find = solver.search.find
 
     def watched(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
         seen.append(gc.isenabled())
         return find(*args, **kwargs)
 
-    monkeypatch.setattr(solver.search, "find_counted", watched)
+    monkeypatch.setattr(solver.search, "find", watched)
     assert gc.isenabled()
     verdict = solver.verify(cards(GREEN, "G01", "G02"), 60)
     assert verdict.status == "solvable"
@@ -135,22 +135,15 @@ def test_a_stray_interrupt_is_cleared_before_z3_is_used_again() -> None:
     assert z3.simplify(x + 1 + 2 > 5).eq(z3.simplify(x > 2))
 
 
-def test_a_tower_the_search_finds_in_a_later_stage_is_the_answer_every_time() -> None:
-    """A set the search meets only after its first stage of moves (found after 1500 < k <= 8000
-    moves): the reported tower is either the search's (Z3 found none in the phases before) or
-    Z3's (it found one earlier), and it is the same tower on every run, whichever worker is
-    faster on the day."""
-    from tower_print.brix.search import SEARCH_STAGES
-
-    items = cards(GREEN, "G33", "G49", "G42", "G39", "G18")
-    searched, moves = TowerSearch(GREEN.bricks, True, seed=0).find_counted(
-        [it.condition for it in items], SEARCH_STAGES[-1])
-    assert searched is not None and moves > SEARCH_STAGES[0]  # the case this test is about
-    first, second = (TowerSolver(GREEN.bricks, True).verify(items, 60) for _ in range(2))
-    assert first.status == second.status == "solvable"
-    assert first.tower == second.tower
-    if first.candidates == 0:  # Z3 proposed nothing: the search's tower it must be
-        assert first.tower == searched
+def test_a_tower_the_search_finds_within_its_moves_is_the_answer_every_time() -> None:
+    """Z3 may find another tower, and sooner on the day; the search's is the answer all the
+    same, so the verdict does not depend on which worker is faster."""
+    items = cards(GREEN, "G01", "G02", "G14")
+    searched = TowerSearch(GREEN.bricks, True, seed=0).find([it.condition for it in items])
+    assert searched is not None
+    for _ in range(2):
+        verdict = TowerSolver(GREEN.bricks, True).verify(items, 60)
+        assert verdict.status == "solvable" and verdict.tower == searched
 
 
 def test_a_nudge_makes_a_falling_tower_stand_and_keeps_its_cards() -> None:

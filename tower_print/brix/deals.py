@@ -209,7 +209,7 @@ class Dealer:
         self.required = challenge_items(self.challenges)
         self.may_drop = may_drop(self.challenges)
         self.solver = TowerSolver(deck.bricks, deck.all_used, seed=seed, work=SOLVER_WORK,
-                                  search_stages=())
+                                  search_steps=0)
         self.search = TowerSearch(deck.bricks, deck.all_used, seed)
         self.pool = difficulty_pool(deck.bricks, deck.all_used)
         self.library = shape_library(deck.bricks, deck.all_used)

@@ -25,7 +25,7 @@ from tower_print.brix.difficulty import TowerPool
 from tower_print.brix.geometry import PlacedBrick, is_connected
 from tower_print.brix.language import Condition
 from tower_print.brix.model import DIRECTIONS, TowerModel
-from tower_print.brix.search import REPAIR_STEPS, SEARCH_STAGES, TowerSearch
+from tower_print.brix.search import REPAIR_STEPS, SEARCH_STEPS, TowerSearch
 from tower_print.brix.shapes import ShapeLibrary
 from tower_print.brix.statics import part_balanced, smallest_failing_part, stands
 from tower_print.brix.z3_threads import gc_paused
@@ -64,7 +64,7 @@ class TowerSolver:
     def __init__(
         self, brick_set: BrickSet, all_used: bool, seed: int = 0,
         hint_work: int = HINT_WORK, hints: str = "nested+compact,nested",
-        search_stages: tuple[int, ...] = SEARCH_STAGES, repair_steps: int = REPAIR_STEPS,
+        search_steps: int = SEARCH_STEPS, repair_steps: int = REPAIR_STEPS,
         work: int = 0, pool: TowerPool | None = None, library: ShapeLibrary | None = None,
     ) -> None:
         self.hint_work = hint_work
@@ -98,7 +98,7 @@ class TowerSolver:
         self.candidates = 0
         self.lemmas = 0
         self.search = TowerSearch(brick_set, all_used, seed)
-        self.search_stages = search_stages
+        self.search_steps = search_steps
         self.repair_steps = repair_steps
 
     def _switch(self, item: Labeled) -> z3.BoolRef:
@@ -117,15 +117,14 @@ class TowerSolver:
         A tower of the pool (when there is one) that meets the cards is taken first. Otherwise
         two workers race: Z3 (in a thread; it runs in C and releases Python's lock) and the quick
         randomised search (`search`), which first tries the shape library's shapes in every
-        colouring (`shapes`; a tower found there counts as found at move 0) and otherwise
-        starts and restarts from the library's near misses (`ShapeLibrary.nearest`). Both work in
-        stages: Z3's are its phases (each hint with its budget of Z3 work, then no hint), the
-        search's are counts of moves (`search_stages`). The answer is the first stage in which
-        either finds a tower, the search's when both do, or Z3's "unsolvable": so which tower
-        is reported depends only on the question, never on which worker happens to be faster,
-        while a search that needs more moves can still beat a Z3 that needs more phases. The
-        price is waiting: a tower from Z3 waits until the search has spent its moves for that
-        stage, and one from the search until Z3 has finished the phases before it.
+        colouring (`shapes`) and otherwise makes up to `search_steps` moves, starting and
+        restarting from the library's near misses (`ShapeLibrary.nearest`). A tower the search
+        finds within its moves is the answer; otherwise Z3's verdict is. So which tower is
+        reported depends only on the question, never on which worker happens to be faster; the
+        price is that a tower from Z3 waits until the search has made its moves (about a
+        second). The search gets one short budget: on the 41 solvable benchmark deals the
+        library misses, it found 19 within 1500 moves and only 4 more in the next 28500, while
+        a longer budget made every deal that Z3 answers wait for it.
         `any_tower`: any tower will do (core minimisation needs only the status, the audit only
         some tower), so the first tower from either worker ends the race."""
         conditions = [(it.label, it.condition) for it in items]
@@ -137,7 +136,7 @@ class TowerSolver:
                 return SOLVABLE, known, ()
         for item in items:
             self._switch(item)  # Z3 terms are built here, not in the Z3 thread
-        race = _Race(self.search_stages, any_tower)
+        race = _Race(any_tower)
         # Z3 contexts are not thread-safe, and Python's cyclic garbage collector, run in this
         # thread, would free Z3 objects (Z3_dec_ref on the same context) while Z3 works in the
         # other: that corrupted Z3's state and produced towers breaking the cards (caught by
@@ -149,26 +148,18 @@ class TowerSolver:
                 daemon=True)
             worker.start()
             try:
-                tower, moves = None, 0
+                tower = None
                 if self.library is not None:
-                    tower = self.library.witness(cards, stop=lambda: race.search_may_stop(0))
-                if tower is None and self.search_stages:
+                    tower = self.library.witness(cards, stop=race.search_may_stop)
+                if tower is None and self.search_steps:
                     near = [] if self.library is None else self.library.nearest(
                         cards, lambda t: self.search.shortfall(t, cards),
-                        stop=lambda: race.search_may_stop(0))
-                    tower, moves = self.search.find_counted(
-                        cards, race.budget(len(self.search_stages)),
-                        deadline=deadline, stop=race.search_may_stop, restarts=near)
-                stage = race.stage_of(moves)
-                # A tower from the search stands only once Z3 has ended the phases before its
-                # stage without one (or is gone: deadline, failure).
-                while tower is not None and worker.is_alive() and not race.z3_done_before(stage):
-                    worker.join(0.01)
+                        stop=race.search_may_stop)
+                    tower = self.search.find(cards, self.search_steps, deadline=deadline,
+                                             stop=race.search_may_stop, restarts=near)
             except BaseException:  # Ctrl-C (or a failure) here: Z3 must not run on behind it
                 self._stop_z3(race, worker)
                 raise
-            if tower is not None and race.z3_tower_before(stage):
-                tower = None  # Z3 found its tower in an earlier phase: Z3's answer stands
             if tower is not None:
                 self._stop_z3(race, worker)
             worker.join()
@@ -206,7 +197,7 @@ class TowerSolver:
         self, items: Sequence[Labeled], deadline: float, race: _Race,
     ) -> tuple[str, tuple[PlacedBrick, ...] | None, tuple[Labeled, ...]]:
         """Z3 proposes, the LP disposes (see the module docstring); UNKNOWN when the race stops
-        Z3 or the deadline passes. Each hint dropped ends a phase (`race.phase`)."""
+        Z3 or the deadline passes."""
         stop = race.stop_z3
         literals = {self._switch(item): item for item in items}
         solver = self.model.solver
@@ -217,7 +208,6 @@ class TowerSolver:
         hints = list(self.hints)
         spent = used = 0
         while True:
-            race.phase = len(self.hints) - len(hints)
             if hints and spent >= self.hint_work:
                 hints.pop(0)
                 spent = 0
@@ -292,7 +282,7 @@ class TowerSolver:
         if repaired is None and rest and is_connected(rest) and stands(
                 rest, self.brick_set.stability_margin):
             repaired = self.search.find(cards, self.repair_steps, deadline=deadline,
-                                        stop=lambda _: stop.is_set(), start=rest)
+                                        stop=stop.is_set, start=rest)
         if repaired is not None:
             check_witness(repaired, self.brick_set, self.all_used, conditions)
         return repaired
@@ -336,50 +326,29 @@ Outcome = tuple[str, tuple[PlacedBrick, ...] | None, tuple[Labeled, ...]]
 class _Race:
     """What the two workers of `TowerSolver.check` know of each other (rules there)."""
 
-    def __init__(self, stages: tuple[int, ...], any_tower: bool) -> None:
-        self.stages = stages
+    def __init__(self, any_tower: bool) -> None:
         self.any_tower = any_tower
-        self.phase = 0  # Z3's phases ended without a verdict; set by the Z3 thread
-        self.verdict_phase = 0
         self.outcome: list[Outcome] = []
         self.failure: list[BaseException] = []
         self.stop_z3 = threading.Event()
         self.z3_finished = threading.Event()
 
-    def budget(self, stage: int) -> int:
-        """Moves the search may have made by the end of `stage` (later phases of Z3 pair
-        with the last stage)."""
-        return self.stages[min(stage, len(self.stages) - 1)]
-
-    def stage_of(self, moves: int) -> int:
-        return next((k for k, budget in enumerate(self.stages) if moves <= budget),
-                    len(self.stages) - 1)
-
     def run_z3(self, check: Callable[[], Outcome]) -> None:
         try:
-            result = check()
-            self.verdict_phase = self.phase
-            self.outcome.append(result)
+            self.outcome.append(check())
         except BaseException as error:  # re-raised by `check`, in the caller's thread
             self.failure.append(error)
         finally:
             self.z3_finished.set()
 
-    def search_may_stop(self, moves: int) -> bool:
-        """After `moves`: nothing the search finds from here on can be the answer."""
+    def search_may_stop(self) -> bool:
+        """Nothing the search finds from here on can be the answer: Z3 failed, proved the
+        cards unsolvable, ran out of time, or found a tower when any tower will do."""
         if not self.z3_finished.is_set():
             return False
         if self.failure or not self.outcome or self.outcome[0][0] != SOLVABLE:
-            return True  # failed, unsolvable, or out of time
-        return self.any_tower or moves >= self.budget(self.verdict_phase)
-
-    def z3_done_before(self, stage: int) -> bool:
-        """Z3 can no longer answer in a phase before `stage`."""
-        return self.any_tower or self.z3_finished.is_set() or self.phase >= stage
-
-    def z3_tower_before(self, stage: int) -> bool:
-        return (bool(self.outcome) and self.outcome[0][0] == SOLVABLE
-                and self.verdict_phase < stage and not self.any_tower)
+            return True
+        return self.any_tower
 
 
 def _work_done(solver: z3.Solver) -> int:
