@@ -34,6 +34,11 @@ SOLVABLE, UNSOLVABLE, UNKNOWN = "solvable", "unsolvable", "unknown"
 HINT_WORK = 20_000_000
 """Z3 resource units (its deterministic `rlimit` count) one hint phase may use: about two
 seconds on the 2-core machine the benchmarks ran on."""
+PROBE_WORK = 2_000_000
+"""Z3 resource units of the first, unhinted look (about 0.2 s). Cards that contradict each
+other are mostly refuted there in 0.1-0.3 s, while under the hints, which steer Z3 towards towers
+that stand, the same proof often ran out both hint budgets first (3-4 s per proof, and core
+minimisation proves several)."""
 
 
 @dataclass(frozen=True)
@@ -64,6 +69,7 @@ class TowerSolver:
     def __init__(
         self, brick_set: BrickSet, all_used: bool, seed: int = 0,
         hint_work: int = HINT_WORK, hints: str = "nested+compact,nested",
+        probe_work: int = PROBE_WORK,
         search_steps: int = SEARCH_STEPS, repair_steps: int = REPAIR_STEPS,
         work: int = 0, pool: TowerPool | None = None, library: ShapeLibrary | None = None,
     ) -> None:
@@ -83,9 +89,11 @@ class TowerSolver:
         self.model = TowerModel(brick_set, all_used)
         self.model.solver.set("random_seed", seed)
         named = {"nested": self.model.nested, "compact": self.model.compact}
-        self.hints = [
-            tuple(named[h] for h in phase.split("+")) for phase in hints.split(",") if phase
-        ]
+        # Z3's phases: the hints each switch on and the work each may use; the last phase,
+        # with no hints and no budget but the time, is implied.
+        self.phases = [((), probe_work)] if probe_work else []
+        self.phases += [(tuple(named[h] for h in phase.split("+")), hint_work)
+                        for phase in hints.split(",") if phase]
         self._switches: dict[Labeled, z3.BoolRef] = {}
         # Z3 may be interrupted only inside `check`. Z3_interrupt also sets a cancel flag on
         # the context that stays up until the next check begins, so an interrupt landing while
@@ -201,22 +209,23 @@ class TowerSolver:
         stop = race.stop_z3
         literals = {self._switch(item): item for item in items}
         solver = self.model.solver
-        # Hints first, each with a budget of Z3 work (not of seconds, so that the same question
-        # takes the same path on any machine and the answer is reproducible): they narrow the
-        # search to towers that are usually found fast. A hint is dropped when its budget is
-        # spent or it takes part in a contradiction; only then can "unsolvable" be concluded.
-        hints = list(self.hints)
+        # Phases first, each with a budget of Z3 work (not of seconds, so that the same
+        # question takes the same path on any machine and the answer is reproducible): a short
+        # unhinted look (`PROBE_WORK`), then hints that narrow the search to towers that are
+        # usually found fast. A phase ends when its budget is spent or its hints take part in a
+        # contradiction; only a contradiction without hints is "unsolvable".
+        phases = list(self.phases)
         spent = used = 0
         while True:
-            if hints and spent >= self.hint_work:
-                hints.pop(0)
+            if phases and spent >= phases[0][1]:
+                phases.pop(0)
                 spent = 0
                 continue
             remaining = deadline - time.monotonic()
             if remaining <= 0 or stop.is_set():
                 return UNKNOWN, None, ()
             solver.set("timeout", max(1, int(remaining * 1000)))
-            limit = self.hint_work - spent if hints else 0
+            limit = phases[0][1] - spent if phases else 0
             if self.work:
                 if used >= self.work:
                     return UNKNOWN, None, ()
@@ -228,7 +237,7 @@ class TowerSolver:
                     return UNKNOWN, None, ()
                 self._checking = True
             try:
-                answer = solver.check(*literals, *(hints[0] if hints else ()))
+                answer = solver.check(*literals, *(phases[0][0] if phases else ()))
             finally:
                 with self._guard:
                     self._checking = False
@@ -237,15 +246,15 @@ class TowerSolver:
             spent += _work_done(solver) - before
             used += _work_done(solver) - before
             if answer == z3.unknown:
-                if hints and time.monotonic() < deadline and not stop.is_set():
-                    hints.pop(0)
+                if phases and time.monotonic() < deadline and not stop.is_set():
+                    phases.pop(0)
                     spent = 0
                     continue
                 return UNKNOWN, None, ()
             if answer == z3.unsat:
                 core = {str(c) for c in solver.unsat_core()}
-                if hints and any(str(h) in core for h in hints[0]):
-                    hints.pop(0)
+                if phases and any(str(h) in core for h in phases[0][0]):
+                    phases.pop(0)
                     spent = 0
                     continue
                 conflict = tuple(it for lit, it in literals.items() if str(lit) in core)
@@ -306,14 +315,20 @@ class TowerSolver:
     ) -> tuple[tuple[str, ...], bool]:
         """Deletion-based core minimisation: drop each card whose absence keeps it unsolvable.
         Each step depends only on whether the remaining cards are solvable, not on which core
-        Z3 returns, so the conflict reported is the same on every run. If time runs out
+        Z3 returns, so the conflict reported is the same on every run; the cores only spare
+        checks (a set holding a core is unsolvable without asking). If time runs out
         part-way, the core is still a real conflict, just maybe not minimal."""
         kept = list(core)
         minimal = True
+        cores = [set(core)]
         for item in core:
             trial = [k for k in kept if k != item]
-            status, _, _ = self.check(trial, deadline, any_tower=True)
+            if any(known <= set(trial) for known in cores):
+                kept = trial
+                continue
+            status, _, smaller = self.check(trial, deadline, any_tower=True)
             if status == UNSOLVABLE:
+                cores.append(set(smaller))
                 kept = trial
             elif status == UNKNOWN:
                 minimal = False
