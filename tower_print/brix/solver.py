@@ -253,8 +253,12 @@ class TowerSolver:
                 return UNKNOWN, None, ()
             if answer == z3.unsat:
                 core = {str(c) for c in solver.unsat_core()}
-                if phases and any(str(h) in core for h in phases[0][0]):
-                    phases.pop(0)
+                blamed = {str(h) for h in (phases[0][0] if phases else ())} & core
+                if blamed:
+                    # Lemmas only ever add constraints, so every later phase that switches on
+                    # all the blamed hints would be unsatisfiable too: skip it as well.
+                    while phases and blamed <= {str(h) for h in phases[0][0]}:
+                        phases.pop(0)
                     spent = 0
                     continue
                 conflict = tuple(it for lit, it in literals.items() if str(lit) in core)
