@@ -82,6 +82,64 @@ def test_time_limit_gives_unknown_never_a_guess() -> None:
     assert verdict.tower is None and verdict.conflict is None
 
 
+def z3_calls(solver: TowerSolver) -> list[tuple[frozenset[str], frozenset[str], str, set[str]]]:
+    """Records every check of the solver's Z3 model: (cards switched on, hints switched on,
+    answer, names in the unsat core)."""
+    calls: list[tuple[frozenset[str], frozenset[str], str, set[str]]] = []
+    inner = solver.model.solver
+    check = inner.check
+
+    def spy(*assumptions: z3.BoolRef) -> z3.CheckSatResult:
+        answer = check(*assumptions)
+        core = {str(c) for c in inner.unsat_core()} if answer == z3.unsat else set()
+        names = [str(a) for a in assumptions]
+        calls.append((frozenset(n for n in names if n.startswith("card_")),
+                      frozenset(n for n in names if not n.startswith("card_")), str(answer), core))
+        return answer
+
+    inner.check = spy  # type: ignore[method-assign]
+    return calls
+
+
+@pytest.mark.parametrize("deck, texts, status", [
+    (GREEN, ("at most 2 bricks touch the ground",
+             "every red brick touches the ground and every blue brick touches the ground"),
+     "unsolvable"),
+    (PINK, ("there are exactly 5 bricks", "every brick is horizontal",
+            "exactly 1 brick touches the ground", "the tower is at most 2 flat bricks tall"),
+     "unsolvable"),
+    (GREEN, ("every blue brick touches some red brick", "some yellow brick is a bridge"),
+     "solvable"),
+], ids=["counting", "stability", "solvable"])
+def test_z3_phases_start_unhinted_and_never_retry_a_refuted_hint(
+    deck: Deck, texts: tuple[str, ...], status: str
+) -> None:
+    """Each question starts with the short look without hints; a hint Z3 blamed for a
+    contradiction is not switched on again for that question (lemmas only add constraints, so it
+    would be refuted again); "unsolvable" comes only from a check without hints."""
+    solver = TowerSolver(deck.bricks, deck.all_used, search_steps=0)
+    calls = z3_calls(solver)
+    verdict = solver.verify(labeled(deck, *texts), 60.0)
+    assert verdict.status == status
+    questions: list[list[tuple[frozenset[str], str, set[str]]]] = []
+    for k, (cards, hints, answer, core) in enumerate(calls):
+        if k == 0 or cards != calls[k - 1][0]:
+            questions.append([])
+        questions[-1].append((hints, answer, core))
+    for question in questions:
+        assert question[0][0] == frozenset()
+        refuted: list[set[str]] = []
+        for hints, answer, core in question:
+            assert not any(blamed <= hints for blamed in refuted)
+            if answer == "unsat" and hints & core:
+                refuted.append(hints & core)
+        last_hints, last_answer, last_core = question[-1]
+        if last_answer == "unsat":
+            assert not last_hints & last_core
+    if status == "unsolvable":
+        assert questions[0][-1][1] == "unsat"
+
+
 # ------------------------------------------------------------ property tests on sampled towers
 @pytest.mark.parametrize("deck", [GREEN, PINK], ids=["green", "pink"])
 @given(seed=st.integers(0, 10**9))
