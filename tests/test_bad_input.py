@@ -142,6 +142,11 @@ CASES = [
     (["brix", "shapes", "--out", "{t}/s.txt"], 2, "--out: {t}/s.txt should be a .yaml or .yml"),
     (["brix", "shapes", "--out", "{t}/blocker/s.yaml"], 2, "--out: {t}/blocker is not a folder"),
     (["brix", "shapes", "--out", "{t}/s.yaml", "--deals", "0"], 2, "--deals: "),
+    (["brix", "shapes", "--out", "{t}/s.yaml", "--extend", "{t}/none.yaml"], 2,
+     "none.yaml: no such file"),
+    (["brix", "shapes", "--out", "{t}/s.yaml", "--deck", "pink", "--extend",
+      "content/brix/shapes/green.yaml"], 2,
+     "--extend: content/brix/shapes/green.yaml was built for"),
     # towerup objectives
     (["towerup", "objectives", "--players", "7"], 2, "--players: the front side is for 3 or 4"),
     (["towerup", "objectives", "--players", "2", "--side", "top"], 2, "--side: 'top'"),

@@ -196,6 +196,9 @@ def test_greedy_order_puts_the_widest_shape_first_and_drops_the_redundant() -> N
     solved = [((anything,), towers[0]), ((anything,), towers[1]), ((anything,), towers[2])]
     # Every shape meets "some brick touches some brick" in any colouring: one shape is enough.
     assert greedy_shapes(solved, GREEN.bricks, True) == [shape_of(towers[0])]
+    # A shape kept from an extended library comes first and makes the others redundant.
+    assert greedy_shapes(solved, GREEN.bricks, True, kept=[shape_of(towers[2])]) == [
+        shape_of(towers[2])]
     tall = Labeled("T", "", parse("the tower is at least 30 flat bricks tall", colours))
     assert greedy_shapes([((tall,), towers[0])], GREEN.bricks, True) == []
 
@@ -211,3 +214,13 @@ def test_shapes_command_builds_the_same_library_twice(tmp_path: Path) -> None:
     assert outputs[0] == outputs[1]
     library = load_library(tmp_path / "a.yaml", GREEN.bricks, True)
     assert library is not None and library.boxes
+    # Extending keeps the old shapes first and records both commands.
+    result = runner.invoke(app, ["brix", "shapes", "--deck", "green", "--level", "medium",
+                                 "--deals", "3", "--seed", "5", "--extend",
+                                 str(tmp_path / "a.yaml"), "--out", str(tmp_path / "c.yaml")])
+    assert result.exit_code == 0, result.output
+    extended = load_library(tmp_path / "c.yaml", GREEN.bricks, True)
+    assert extended is not None and extended.boxes[:len(library.boxes)] == library.boxes
+    header = (tmp_path / "c.yaml").read_text()
+    assert "# Built by: tower-print brix shapes --deck green --seed 2 --seed 3" in header
+    assert "# Extended by: tower-print brix shapes --deck green --seed 5 --level medium" in header

@@ -470,13 +470,22 @@ def brix_shapes(
     deals: Annotated[int, typer.Option(min=1, help="Deals per seed and level.")] = 100,
     work: Annotated[int, typer.Option(
         min=1, help="Z3 work units (rlimit) per deal.")] = SHAPES_WORK,
+    extend: Annotated[Path | None, typer.Option(
+        help="A library to extend: its shapes stay first and the training deals are solved "
+             "with it, so only the deals it misses cost time.")] = None,
 ) -> None:
     """Build a shape library: shapes of witness towers of random deals, most useful first.
 
     The solver tries these shapes in every colouring before its search (content/brix/shapes/
     holds the shipped ones). Rebuild after changing the bricks' sizes or stability margin."""
     from tower_print.brix.deals import LEVELS
-    from tower_print.brix.shape_training import greedy_shapes, solve_training_deals, write_library
+    from tower_print.brix.shape_library import load_library
+    from tower_print.brix.shape_training import (
+        greedy_shapes,
+        library_history,
+        solve_training_deals,
+        write_library,
+    )
     from tower_print.brix.verify import open_deck
     from tower_print.render.output import check_out_file
 
@@ -487,16 +496,25 @@ def brix_shapes(
     for name in levels:
         if name not in LEVELS:
             raise UserError(f"--level: '{name}' is not one of: {', '.join(LEVELS)}")
+    base, history = None, []
+    if extend is not None:
+        base = load_library(extend, chosen.bricks, chosen.all_used)
+        if base is None:
+            raise UserError(f"--extend: {extend} was built for other bricks, stability margin "
+                            "or brick rule than this deck's")
+        history = library_history(extend)
     with _counting_progress("deals solved", deals * len(seeds) * len(levels)) as done:
-        solved = solve_training_deals(chosen, seeds, levels, deals, work, done)
-    shapes = greedy_shapes(solved, chosen.bricks, chosen.all_used)
+        solved = solve_training_deals(chosen, seeds, levels, deals, work, done, library=base)
+    kept = [] if base is None else base.boxes
+    shapes = greedy_shapes(solved, chosen.bricks, chosen.all_used, kept=kept)
     command = (f"tower-print brix shapes --deck {deck} "
                + " ".join(f"--seed {s}" for s in seeds) + " "
                + " ".join(f"--level {name}" for name in levels)
-               + f" --deals {deals} --work {work} --out {out.name}")
-    note = (f"{len(shapes)} shapes meet all {len(solved)} solvable deals of the "
-            f"{deals * len(seeds) * len(levels)} drawn.")
-    write_library(out, shapes, chosen.bricks, chosen.all_used, command, note)
+               + f" --deals {deals} --work {work}"
+               + ("" if extend is None else f" --extend {extend.name}") + f" --out {out.name}")
+    note = (f"{len(shapes)} shapes ({len(shapes) - len(kept)} new) meet all {len(solved)} "
+            f"solvable deals of the {deals * len(seeds) * len(levels)} drawn last.")
+    write_library(out, shapes, chosen.bricks, chosen.all_used, [*history, command], note)
     typer.echo(f"{note} Written to {out}.")
 
 
