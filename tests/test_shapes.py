@@ -215,12 +215,13 @@ def test_shapes_command_builds_the_same_library_twice(tmp_path: Path) -> None:
     library = load_library(tmp_path / "a.yaml", GREEN.bricks, True)
     assert library is not None and library.boxes
     # Extending keeps the old shapes first and records both commands.
-    result = runner.invoke(app, ["brix", "shapes", "--deck", "green", "--level", "medium",
-                                 "--deals", "3", "--seed", "5", "--extend",
+    result = runner.invoke(app, ["brix", "shapes", "--deck", "green", "--level", "easy",
+                                 "--deals", "2", "--seed", "6", "--extend",
                                  str(tmp_path / "a.yaml"), "--out", str(tmp_path / "c.yaml")])
     assert result.exit_code == 0, result.output
     extended = load_library(tmp_path / "c.yaml", GREEN.bricks, True)
     assert extended is not None and extended.boxes[:len(library.boxes)] == library.boxes
+    assert len(extended.boxes) > len(library.boxes)  # these two deals need a shape of their own
     header = (tmp_path / "c.yaml").read_text()
     assert "# Built by: tower-print brix shapes --deck green --seed 2 --seed 3" in header
-    assert "# Extended by: tower-print brix shapes --deck green --seed 5 --level medium" in header
+    assert "# Extended by: tower-print brix shapes --deck green --seed 6 --level easy" in header
