@@ -254,7 +254,8 @@ def test_broken_template_found_while_drawing_is_one_line_and_writes_nothing(
 
 # --- Ctrl-C ------------------------------------------------------------------------------------
 
-# (name, arguments, a line on stderr that shows the work has begun or None, then seconds to wait)
+# (name, arguments, what shows the work has begun (a line on stderr, a path "{t}/..." that
+# appears, or None), then seconds to wait)
 LONG_WORK = [
     ("kit", ["kit", "--out", "{t}/kit"], None, 2.5),  # all games: about 10 s of work
     ("brix verify (Z3)", ["brix", "verify", "P10", "P20", "P30", "P40", "P50", "--deck", "pink",
@@ -265,7 +266,7 @@ LONG_WORK = [
      "sampling", 0.5),
     ("brix print", ["brix", "print", "--out", "{t}/p", "--deck", "green", "--png"], "green:", 0.5),
     ("brix audit", ["brix", "audit", "--deck", "green", "--jobs", "1", "--cache", "{t}/cache"],
-     None, 2.5),
+     "{t}/cache", 1.0),  # the cache appears once the audit has begun; it keeps what follows
     ("brix generate", ["brix", "generate", "--out", "{t}/g.yaml", "--cards", "50"], None, 2.5),
     ("towerup check-objective (Z3)", [
         "towerup", "check-objective", "at least 10 roofs on buildings at least 4 high and roofs "
@@ -300,7 +301,9 @@ def test_ctrl_c_is_one_line_exit_130_and_writes_nothing(
             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         try:
             started = time.monotonic()
-            while ready is not None and ready not in err.read_text():
+            while ready is not None and not (
+                    Path(ready.replace("{t}", str(work))).exists() if ready.startswith("{t}/")
+                    else ready in err.read_text()):
                 assert process.poll() is None, err.read_text()
                 assert time.monotonic() - started < 60, "the work never began"
                 time.sleep(0.05)
