@@ -74,11 +74,12 @@ def greedy_shapes(
     that meets no deal the earlier ones miss is left out."""
     chosen = list(kept)
     missing = set(range(len(solved)))
+    shared: dict[int, list[dict[object, np.ndarray]]] = {}  # see `Shape.meets`
     for boxes in chosen:
-        missing -= _deals_met(Shape(boxes, brick_set), solved, brick_set, all_used)
+        missing -= _deals_met(Shape(boxes, brick_set), solved, brick_set, all_used, shared)
     unmet = dict.fromkeys(shape_of(tower) for k, (_, tower) in enumerate(solved) if k in missing)
     candidates = [boxes for boxes in unmet if boxes not in chosen]
-    covers = [_deals_met(Shape(boxes, brick_set), solved, brick_set, all_used)
+    covers = [_deals_met(Shape(boxes, brick_set), solved, brick_set, all_used, shared)
               for boxes in candidates]
     while missing and candidates:
         gain, best = max((len(cover & missing), -k) for k, cover in enumerate(covers))
@@ -91,14 +92,16 @@ def greedy_shapes(
 
 def _deals_met(
     shape: Shape, solved: Sequence[tuple[Sequence[Labeled], Tower]], brick_set: BrickSet,
-    all_used: bool,
+    all_used: bool, shared: dict[int, list[dict[object, np.ndarray]]],
 ) -> set[int]:
     mixes = colourings(brick_set, all_used, len(shape.boxes))
+    memos = shared.setdefault(len(shape.boxes), [{} for _ in mixes])
     verdicts: dict[Labeled, list[np.ndarray]] = {}  # each card judged once per shape
     for items, _ in solved:
         for item in items:
             if item not in verdicts:
-                verdicts[item] = [shape.meets(item.condition, colours) for colours in mixes]
+                verdicts[item] = [shape.meets(item.condition, colours, memo)
+                                  for colours, memo in zip(mixes, memos, strict=True)]
     return {k for k, (items, _) in enumerate(solved)
             if first_meeting(mixes, [verdicts[item] for item in items]) is not None}
 
