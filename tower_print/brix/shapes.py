@@ -255,6 +255,7 @@ class ShapeLibrary:
         self._hopeless: dict[Condition, set[int]] = {}
         # Each shape's verdicts on a condition, for every colouring: `witness` and then
         # `nearest` judge the same cards, and core minimisation asks about subsets of them.
+        # At most every card on every shape: 21 MB for the green library, 64 MB for pink.
         self._verdicts: dict[tuple[int, Condition], list[np.ndarray]] = {}
         # What the colourings of each size decide alone (`Shape.meets`), one memo per block.
         self._shared = {slots: [{} for _ in blocks] for slots, blocks in self._colourings.items()}
