@@ -211,7 +211,6 @@ def brix_deal(
     unsolvable, or that the solver cannot decide in time, is put back and another drawn; the
     output says how many."""
     from tower_print.brix.challenges import default_challenges
-    from tower_print.brix.deal_print import deal_pdf
     from tower_print.brix.deals import deal, deal_json, deal_text, parse_level
     from tower_print.brix.verify import open_deck
     from tower_print.render.output import check_out_file
@@ -227,7 +226,11 @@ def brix_deal(
         default_settings().paper(paper)
     result = deal(chosen, wanted, players, rounds, seed, challenges, timeout,
                   progress=lambda line: typer.echo(line, err=True))
-    data = deal_pdf(result, paper.lower(), None, templates) if pdf is not None else None
+    data = None
+    if pdf is not None:
+        from tower_print.brix.deal_print import deal_pdf  # reportlab: 1.6 s to import
+
+        data = deal_pdf(result, paper.lower(), None, templates)
     if as_json:
         typer.echo(json.dumps(deal_json(result), indent=2))
     else:
