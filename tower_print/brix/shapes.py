@@ -128,9 +128,10 @@ class Shape:
         and their count), kept for the next shape judged on the same `colours`: a library's
         shapes of one size share their colourings, and without it colour tests were half of a
         lookup's time."""
+        shared = {} if shared is None else shared
         met = np.ones(len(colours), dtype=bool)
         for clause in condition.clauses:
-            met &= self._clause(clause, colours, {} if shared is None else shared)
+            met &= self._clause(clause, colours, shared)
         return met
 
     def tower(self, colouring: Sequence[int]) -> Tower:
