@@ -172,7 +172,7 @@ class Shape:
 
     def _select(self, selector: Selector, colours: np.ndarray,
                 shared: dict[object, np.ndarray]) -> np.ndarray:
-        colour_only = all(_colour_only(pred) for pred in selector.preds)
+        colour_only = _colour_only(selector)
         if colour_only and selector in shared:
             return shared[selector]
         chosen = np.ones(colours.shape, dtype=bool)
@@ -189,7 +189,7 @@ class Shape:
         if key in shared:
             return shared[key]
         count = _row_counts(self._select(selector, colours, shared))
-        if all(_colour_only(pred) for pred in selector.preds):
+        if _colour_only(selector):
             shared[key] = count
         return count
 
@@ -225,14 +225,19 @@ def _as_float(chosen: np.ndarray, selector: Selector, shared: dict[object, np.nd
     if key in shared:
         return shared[key]
     converted = chosen.astype(np.float32)
-    if all(_colour_only(pred) for pred in selector.preds):
+    if _colour_only(selector):
         shared[key] = converted
     return converted
 
 
-def _colour_only(pred: Pred) -> bool:
-    """Whether `pred` reads a brick's colour and nothing of the shape."""
-    return isinstance(pred, Colour) or (isinstance(pred, Not) and _colour_only(pred.pred))
+@cache
+def _colour_only(selector: Selector) -> bool:
+    """Whether `selector` reads the bricks' colours and nothing of the shape."""
+    return all(_reads_colour_only(pred) for pred in selector.preds)
+
+
+def _reads_colour_only(pred: Pred) -> bool:
+    return isinstance(pred, Colour) or (isinstance(pred, Not) and _reads_colour_only(pred.pred))
 
 
 def _bridges(brick: PlacedBrick, tower: Tower) -> bool:
