@@ -172,26 +172,19 @@ class Shape:
 
     def _select(self, selector: Selector, colours: np.ndarray,
                 shared: dict[object, np.ndarray]) -> np.ndarray:
-        colour_only = _colour_only(selector)
-        if colour_only and selector in shared:
-            return shared[selector]
-        chosen = np.ones(colours.shape, dtype=bool)
-        for pred in selector.preds:
-            chosen &= self._pred(pred, colours, shared)
-        if colour_only:
-            shared[selector] = chosen
-        return chosen
+        def chosen() -> np.ndarray:
+            picked = np.ones(colours.shape, dtype=bool)
+            for pred in selector.preds:
+                picked &= self._pred(pred, colours, shared)
+            return picked
+
+        return _kept(shared, ("select", selector), selector, chosen)
 
     def _count(self, selector: Selector, colours: np.ndarray,
                shared: dict[object, np.ndarray]) -> np.ndarray:
         """How many bricks of each colouring `selector` picks."""
-        key = ("count", selector)
-        if key in shared:
-            return shared[key]
-        count = _row_counts(self._select(selector, colours, shared))
-        if _colour_only(selector):
-            shared[key] = count
-        return count
+        return _kept(shared, ("count", selector), selector,
+                     lambda: _row_counts(self._select(selector, colours, shared)))
 
     def _pred(self, pred: Pred, colours: np.ndarray,
               shared: dict[object, np.ndarray]) -> np.ndarray:
@@ -204,7 +197,9 @@ class Shape:
             return ~self._pred(pred.pred, colours, shared)
         if isinstance(pred, Related):
             target = self._select(pred.target, colours, shared)
-            related = _as_float(target, pred.target, shared) @ self.relations[pred.relation]
+            # float32: products of float32 matrices are 10x faster than of integers
+            related = _kept(shared, ("float", pred.target), pred.target,
+                            lambda: target.astype(np.float32)) @ self.relations[pred.relation]
             # the brick itself is no "other"
             others = self._count(pred.target, colours, shared)[:, None] - target
             return quant_holds(pred.quant, related, others)
@@ -217,17 +212,16 @@ def _row_counts(chosen: np.ndarray) -> np.ndarray:
     return chosen.astype(np.float32) @ np.ones(chosen.shape[1], dtype=np.float32)
 
 
-def _as_float(chosen: np.ndarray, selector: Selector, shared: dict[object, np.ndarray],
-              ) -> np.ndarray:
-    """`chosen` as float32 (products of float32 matrices are 10x faster than of integers),
-    kept in `shared` when it depends on the colouring alone."""
-    key = ("float", selector)
+def _kept(shared: dict[object, np.ndarray], key: object, selector: Selector,
+          compute: Callable[[], np.ndarray]) -> np.ndarray:
+    """`compute()`, kept in `shared` under `key` when `selector` depends on the colouring
+    alone (see `Shape.meets`)."""
     if key in shared:
         return shared[key]
-    converted = chosen.astype(np.float32)
+    value = compute()
     if _colour_only(selector):
-        shared[key] = converted
-    return converted
+        shared[key] = value
+    return value
 
 
 @cache
