@@ -92,7 +92,7 @@ def test_verdicts_repeat_exactly_with_and_without_the_search() -> None:
     the search or Z3 (with its own Z3 context, so nothing built earlier sways it) answers."""
     questions = ((PINK, cards(PINK, "P09", "P23"), "solvable"),
                  (GREEN, cards(GREEN, "G33", "G11", "G03"), "unsolvable"))
-    for steps in ({}, {"search_steps": 0, "repair_steps": 0}):
+    for steps in ({}, {"search_steps": 0, "nudge": False}):
         for deck, items, status in questions:
             first, second = (TowerSolver(deck.bricks, deck.all_used, **steps).verify(items, 60)
                              for _ in range(2))

@@ -40,8 +40,6 @@ SEARCH_STEPS = 1500
 its tower in a median of about 400 moves and 25 of 29 within 1500; on the 41 solvable benchmark
 deals the shape library misses, starting from its near misses, 19 within 1500 and only 4 more
 in the next 28,500 (`TowerSolver.check` says why the budget is kept short)."""
-REPAIR_STEPS = 150
-"""Steps spent repairing a tower from Z3 that meets the cards but falls."""
 NUDGE_REACH = 2
 """Lattice units (each way, along x and y) a brick is shifted by when nudging a tower from Z3
 that meets the cards but falls (`TowerSearch.nudged`)."""
@@ -74,9 +72,9 @@ class TowerSearch:
         """A standing tower meeting every condition, or None when `steps` moves found none
         (or the `deadline` of time.monotonic() passed, or `stop()` said so).
 
-        `start`: a connected standing tower to begin from instead of a random one, possibly
-        missing bricks the deck needs (the search adds them): used to repair a tower that meets
-        the cards but falls, by taking off the part that falls.
+        `start`: a connected standing tower to begin from instead of a random one (a deal
+        moves the tower of the cards drawn so far to meet one more), possibly missing bricks
+        the deck needs (the search adds them).
         `restarts`: standing towers to begin from (after `start`) and to restart from, in
         turn, before random ones (the shape library's near misses, `ShapeLibrary.nearest`)."""
         rng = random.Random(self.seed)

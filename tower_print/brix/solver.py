@@ -22,12 +22,12 @@ import z3
 from tower_print.brix.bricks import BrickSet
 from tower_print.brix.checker import check_witness
 from tower_print.brix.difficulty import TowerPool
-from tower_print.brix.geometry import PlacedBrick, is_connected
+from tower_print.brix.geometry import PlacedBrick
 from tower_print.brix.language import Condition
 from tower_print.brix.model import DIRECTIONS, TowerModel
-from tower_print.brix.search import REPAIR_STEPS, SEARCH_STEPS, TowerSearch
+from tower_print.brix.search import SEARCH_STEPS, TowerSearch
 from tower_print.brix.shapes import ShapeLibrary
-from tower_print.brix.statics import part_balanced, smallest_failing_part, stands
+from tower_print.brix.statics import part_balanced, smallest_failing_part
 from tower_print.brix.z3_threads import gc_paused
 
 SOLVABLE, UNSOLVABLE, UNKNOWN = "solvable", "unsolvable", "unknown"
@@ -70,7 +70,7 @@ class TowerSolver:
         self, brick_set: BrickSet, all_used: bool, seed: int = 0,
         hint_work: int = HINT_WORK, hints: str = "nested+compact,nested",
         probe_work: int = PROBE_WORK,
-        search_steps: int = SEARCH_STEPS, repair_steps: int = REPAIR_STEPS,
+        search_steps: int = SEARCH_STEPS, nudge: bool = True,
         work: int = 0, pool: TowerPool | None = None, library: ShapeLibrary | None = None,
     ) -> None:
         self.hint_work = hint_work
@@ -107,7 +107,7 @@ class TowerSolver:
         self.lemmas = 0
         self.search = TowerSearch(brick_set, all_used, seed)
         self.search_steps = search_steps
-        self.repair_steps = repair_steps
+        self.nudge = nudge
 
     def _switch(self, item: Labeled) -> z3.BoolRef:
         """A literal that turns the condition on; used as a tracked assumption for cores."""
@@ -270,35 +270,30 @@ class TowerSolver:
                 check_witness(tower, self.brick_set, self.all_used,
                               [(it.label, it.condition) for it in items])
                 return SOLVABLE, tower, ()
-            repaired = self._repair(tower, part, items, deadline, stop)
-            if repaired is not None:
-                return SOLVABLE, repaired, ()
+            nudged = self._nudged(tower, items)
+            if nudged is not None:
+                return SOLVABLE, nudged, ()
             self.model.require_part_balance([indices[k] for k in part])
             if part_balanced(tower, part, self.brick_set.stability_margin, DIRECTIONS):
                 self.model.forbid_unstable_part(tower, indices, part)
             self.lemmas += 1
 
-    def _repair(
-        self, tower: tuple[PlacedBrick, ...], part: set[int], items: Sequence[Labeled],
-        deadline: float, stop: threading.Event,
+    def _nudged(
+        self, tower: tuple[PlacedBrick, ...], items: Sequence[Labeled],
     ) -> tuple[PlacedBrick, ...] | None:
-        """Z3's tower meets the cards but `part` falls: first a nudge (one brick shifted or
-        turned, `TowerSearch.nudged`); failing that, take the part off and let the search put
-        its bricks back where they stand and the cards are met. Fixed orders and a short,
-        seeded search, so the outcome is the same on every run; None when nothing is found."""
-        if not self.repair_steps:
+        """Z3's tower meets the cards but falls: one brick shifted or turned, with or without
+        what rests on it, may stand and still meet them (`TowerSearch.nudged`), saving rounds
+        of stability lemmas. Fixed order, so the outcome is the same on every run; None when
+        no nudge stands. A short search from the tower without its falling part was tried
+        here as well: on 27 slow deals it never found what the nudge had not, and it cost a
+        tenth of their time (benchmarks/RESULTS.md, thirteenth session)."""
+        if not self.nudge:
             return None
         conditions = [(it.label, it.condition) for it in items]
-        cards = [c for _, c in conditions]
-        repaired = self.search.nudged(tower, cards)
-        rest = tuple(b for k, b in enumerate(tower) if k not in part)
-        if repaired is None and rest and is_connected(rest) and stands(
-                rest, self.brick_set.stability_margin):
-            repaired = self.search.find(cards, self.repair_steps, deadline=deadline,
-                                        stop=stop.is_set, start=rest)
-        if repaired is not None:
-            check_witness(repaired, self.brick_set, self.all_used, conditions)
-        return repaired
+        nudged = self.search.nudged(tower, [c for _, c in conditions])
+        if nudged is not None:
+            check_witness(nudged, self.brick_set, self.all_used, conditions)
+        return nudged
 
     def verify(self, items: Sequence[Labeled], timeout: float) -> Verdict:
         start = time.monotonic()
