@@ -49,9 +49,13 @@ def stands(
     members = sorted(set(range(len(bricks)) if subset is None else subset))
     if not members:
         return True
+    found = contacts(bricks, margin)
+    if any(not _centre_supported(bricks, found, part)
+           for part in _upward_closed_parts(found, members)):
+        return False
     row = {b: 3 * k for k, b in enumerate(members)}
     columns: list[tuple[int, int | None, float, float]] = []
-    for upper, lower, (x0, x1, y0, y1) in contacts(bricks, margin):
+    for upper, lower, (x0, x1, y0, y1) in found:
         if upper in row:
             for px, py in ((x0, y0), (x0, y1), (x1, y0), (x1, y1)):
                 columns.append((upper, lower, px, py))
@@ -76,6 +80,77 @@ def stands(
         bounds=(0, None), method="highs",
     )
     return bool(result.status == 0)
+
+
+def _upward_closed_parts(found: list[Contact], members: list[int]) -> list[frozenset[int]]:
+    """`members` (upward-closed itself) and each member's upward closure: the parts whose
+    balance `_centre_supported` tests."""
+    resting_on: dict[int, list[int]] = {}
+    for upper, lower, _ in found:
+        if lower is not None:
+            resting_on.setdefault(lower, []).append(upper)
+    parts = {frozenset(members)}
+    for start in members:
+        closed = {start}
+        frontier = [start]
+        while frontier:
+            for upper in resting_on.get(frontier.pop(), ()):
+                if upper not in closed:
+                    closed.add(upper)
+                    frontier.append(upper)
+        parts.add(frozenset(closed))
+    return sorted(parts, key=lambda p: (len(p), sorted(p)))
+
+
+def _centre_supported(
+    bricks: tuple[PlacedBrick, ...], found: list[Contact], part: frozenset[int]
+) -> bool:
+    """Is the centre of mass of the upward-closed `part` over the convex hull of the corners
+    of its shrunk supports from outside (lower bricks or the table)?
+
+    Necessary for the equilibrium: summed over the part, the forces between its own bricks
+    cancel, nothing outside rests on it, so its supports' non-negative forces carry its whole
+    weight with the centre of mass as their centre. Far cheaper than the linear program, and
+    only ever used to say no, so it cannot make a falling tower stand."""
+    corners = sorted({
+        (px, py)
+        for upper, lower, (x0, x1, y0, y1) in found
+        if upper in part and (lower is None or lower not in part)
+        for px in (x0, x1) for py in (y0, y1)
+    })
+    if not corners:
+        return False
+    weighted = [(float(b.dx * b.dy * b.dz), b) for b in (bricks[k] for k in part)]
+    total = sum(w for w, _ in weighted)
+    cx = sum(w * (b.x + b.dx / 2) for w, b in weighted) / total
+    cy = sum(w * (b.y + b.dy / 2) for w, b in weighted) / total
+    hull = _convex_hull(corners)
+    if len(hull) < 3:
+        return True  # degenerate supports: leave the verdict to the linear program
+    return all((bx - ax) * (cy - ay) - (by - ay) * (cx - ax) >= -HULL_TOLERANCE
+               for (ax, ay), (bx, by) in zip(hull, hull[1:] + hull[:1], strict=True))
+
+
+HULL_TOLERANCE = 1e-6
+"""Lattice units squared a centre of mass may lie outside its supports' hull and still go on
+to the linear program: a centre exactly on the edge balances, and rounding must not reject it."""
+
+
+def _convex_hull(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """Corners of the convex hull of sorted, distinct points, counter-clockwise (monotone
+    chain)."""
+    def half(ordered: list[tuple[float, float]]) -> list[tuple[float, float]]:
+        chain: list[tuple[float, float]] = []
+        for p in ordered:
+            while len(chain) >= 2 and (
+                (chain[-1][0] - chain[-2][0]) * (p[1] - chain[-2][1])
+                - (chain[-1][1] - chain[-2][1]) * (p[0] - chain[-2][0])
+            ) <= 0:
+                chain.pop()
+            chain.append(p)
+        return chain[:-1]
+
+    return half(points) + half(points[::-1])
 
 
 def upward_closure(bricks: tuple[PlacedBrick, ...], start: int) -> set[int]:
