@@ -14,6 +14,7 @@ import pytest
 
 from tower_print.brix.audit import AuditSettings, Explorer
 from tower_print.brix.audit_report import audit_json, card_prices, deal_odds
+from tower_print.brix.conflicts import load_conflicts
 from tower_print.brix.decks import load_deck
 from tower_print.brix.marco import CardMap, mask_of, members
 from tower_print.brix.solver import SOLVABLE, UNSOLVABLE, Labeled, TowerSolver
@@ -169,11 +170,13 @@ def test_audit_command_reports_and_exits_by_completeness(tmp_path: Path) -> None
     runner = CliRunner()
     args = ["brix", "audit", "--deck", str(PLANTED), "--samples", "200", "--deals", "100",
             "--jobs", "1", "--cache", str(tmp_path)]
-    result = runner.invoke(app, [*args, "--json"])
+    written = tmp_path / "conflicts.yaml"
+    result = runner.invoke(app, [*args, "--json", "--conflicts-out", str(written)])
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
     assert report["complete"] and {tuple(c["cards"]) for c in report["conflicts"]} == (
         PLANTED_CONFLICTS)
+    assert set(load_conflicts(written, load_deck(PLANTED))) == PLANTED_CONFLICTS
     again = runner.invoke(app, args)  # everything read back from the cache
     assert again.exit_code == 0 and "COMPLETE" in again.stdout and "0 solver checks" in again.stdout
 

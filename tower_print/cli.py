@@ -8,12 +8,16 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import wraps
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
 
 import typer
 from typer.core import TyperGroup
 
 from tower_print.content import UserError
+
+if TYPE_CHECKING:
+    from tower_print.brix.audit import Exploration
+    from tower_print.brix.decks import Deck
 
 try:  # newer typer carries its own copy of click
     from typer._click import exceptions as click_errors
@@ -358,6 +362,9 @@ def brix_audit(
         help="Folder for the facts learnt (default ~/.cache/tower-print/audit); an "
              "interrupted audit resumes from it.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+    conflicts_out: Annotated[Path | None, typer.Option(
+        help="Also write the conflicts found (minimised or not) to this file, in the form of "
+             "content/brix/conflicts/, where the solver looks for a shipped deck's.")] = None,
 ) -> None:
     """Certify a deck: its conflicts, the odds of an unsolvable deal, each card's price.
 
@@ -384,11 +391,30 @@ def brix_audit(
         raise typer.Exit(130) from None
     odds = deal_odds(chosen, found, settings)
     prices = card_prices(chosen)
+    if conflicts_out is not None:
+        command = (f"tower-print brix audit --deck {deck} --seed {seed} --timeout {timeout:g} "
+                   f"--samples {samples}"
+                   + ("" if max_cards is None else f" --max-cards {max_cards}")
+                   + ("" if budget is None else f" --budget {budget:g}")
+                   + f" --conflicts-out {conflicts_out.name}")
+        _write_audit_conflicts(conflicts_out, chosen, found, command)
     if as_json:
         typer.echo(json.dumps(audit_json(chosen, found, settings, odds, prices), indent=2))
     else:
         typer.echo(audit_text(chosen, found, settings, odds, prices))
     raise typer.Exit(0 if found.complete else 3)
+
+
+def _write_audit_conflicts(path: Path, deck: Deck, found: Exploration, command: str) -> None:
+    from tower_print.brix.conflicts import write_conflicts
+    from tower_print.brix.marco import members
+
+    sets = [[deck.cards[k].id for k in members(mask)]
+            for mask in [*found.muses, *found.conflicts_unminimised]]
+    state = "a complete" if found.complete else "an incomplete"
+    note = (f"{len(found.muses)} minimal conflicts and {len(found.conflicts_unminimised)} not "
+            f"minimised, from {state} audit ({found.checks} solver checks here).")
+    write_conflicts(path, deck, sets, command, note)
 
 
 @contextmanager
