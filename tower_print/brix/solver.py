@@ -72,8 +72,13 @@ class TowerSolver:
         probe_work: int = PROBE_WORK,
         search_steps: int = SEARCH_STEPS, nudge: bool = True,
         work: int = 0, pool: TowerPool | None = None, library: ShapeLibrary | None = None,
+        conflicts: Sequence[frozenset[Condition]] = (),
     ) -> None:
         self.hint_work = hint_work
+        # Sets of conditions an audit found no tower meets (`conflicts`), smallest first: a
+        # question holding one is first asked about that set alone, which Z3 settles much
+        # faster; proved again each time, never taken on trust.
+        self.conflicts = sorted(conflicts, key=len)
         # Shapes that stood in earlier witnesses, tried with every colouring before the search
         # moves a brick: the structures the search and Z3 find slowly recur across deals.
         self.library = library
@@ -137,6 +142,11 @@ class TowerSolver:
         some tower), so the first tower from either worker ends the race."""
         conditions = [(it.label, it.condition) for it in items]
         cards = [it.condition for it in items]
+        known = self._known_conflict(items)
+        if known:
+            status, _, core = self.check(known, deadline, any_tower=True)
+            if status == UNSOLVABLE:
+                return UNSOLVABLE, None, core
         if self.pool is not None:
             known = self.pool.witness(cards)
             if known is not None:
@@ -181,6 +191,15 @@ class TowerSolver:
             check_witness(tower, self.brick_set, self.all_used, conditions)
             return SOLVABLE, tower, ()
         return race.outcome[0]
+
+    def _known_conflict(self, items: Sequence[Labeled]) -> list[Labeled]:
+        """The items of the smallest known conflict that `items` hold and exceed (asking about
+        all of `items` again would be no shortcut), or [] when they hold none."""
+        given = {it.condition for it in items}
+        for conflict in self.conflicts:
+            if len(conflict) < len(given) and conflict <= given:
+                return [it for it in items if it.condition in conflict]
+        return []
 
     def _stop_z3(self, race: _Race, worker: threading.Thread) -> None:
         """Stop the Z3 thread of a race and wait for it; lower the cancel flag if it was
