@@ -159,6 +159,8 @@ def test_a_nudge_makes_a_falling_tower_stand_and_keeps_its_cards() -> None:
     assert nudged is not None
     assert problems(nudged, PINK.bricks, False, [("C1", condition)]) == []
     assert len(set(nudged) - set(falling)) == 1  # one brick moved, the rest where they were
+    stopped = TowerSearch(PINK.bricks, False, seed=0).nudged(falling, [condition], lambda: True)
+    assert stopped is None  # the race is over or time is up: no more nudges
 
 
 def test_no_nudge_is_offered_when_none_stands_and_meets_the_cards() -> None:

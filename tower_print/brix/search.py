@@ -109,9 +109,12 @@ class TowerSearch:
                 best, since_best = score, 0
         return normalized(tower) if score == 0 else None
 
-    def nudged(self, tower: Tower, conditions: Sequence[Condition]) -> Tower | None:
+    def nudged(
+        self, tower: Tower, conditions: Sequence[Condition],
+        stop: Callable[[], bool] | None = None,
+    ) -> Tower | None:
         """A standing tower one small move away from `tower`, which meets the cards but falls,
-        that still meets them; None if there is none.
+        that still meets them; None if there is none (or `stop()` said so before one was found).
 
         Why: Z3's candidates meet every card and usually fall only by a unit or two, while its
         stability lemmas exclude such towers a few at a time; on 20 slow solvable deals a nudge
@@ -123,6 +126,8 @@ class TowerSearch:
         # the card that failed last is asked first (most nudges fail on the same few cards).
         order = list(range(len(conditions)))
         for carried, moved in self._nudges(tower):
+            if stop is not None and stop():
+                return None
             if any(collide(moved[i], moved[j]) for i in carried
                    for j in range(len(moved)) if j not in carried):
                 continue

@@ -289,27 +289,31 @@ class TowerSolver:
                 check_witness(tower, self.brick_set, self.all_used,
                               [(it.label, it.condition) for it in items])
                 return SOLVABLE, tower, ()
-            nudged = self._nudged(tower, items)
+            nudged = self._nudged(
+                tower, items, lambda: stop.is_set() or time.monotonic() > deadline)
             if nudged is not None:
                 return SOLVABLE, nudged, ()
+            if stop.is_set() or time.monotonic() > deadline:
+                return UNKNOWN, None, ()
             self.model.require_part_balance([indices[k] for k in part])
             if part_balanced(tower, part, self.brick_set.stability_margin, DIRECTIONS):
                 self.model.forbid_unstable_part(tower, indices, part)
             self.lemmas += 1
 
     def _nudged(
-        self, tower: tuple[PlacedBrick, ...], items: Sequence[Labeled],
+        self, tower: tuple[PlacedBrick, ...], items: Sequence[Labeled], stop: Callable[[], bool],
     ) -> tuple[PlacedBrick, ...] | None:
         """Z3's tower meets the cards but falls: one brick shifted or turned, with or without
         what rests on it, may stand and still meet them (`TowerSearch.nudged`), saving rounds
         of stability lemmas. Fixed order, so the outcome is the same on every run; None when
-        no nudge stands. A short search from the tower without its falling part was tried
+        no nudge stands, or `stop()` (the race is over or time is up) cut the nudges short. A
+        short search from the tower without its falling part was tried
         here as well: on 27 slow deals it never found what the nudge had not, and it cost a
         tenth of their time (benchmarks/RESULTS.md, thirteenth session)."""
         if not self.nudge:
             return None
         conditions = [(it.label, it.condition) for it in items]
-        nudged = self.search.nudged(tower, [c for _, c in conditions])
+        nudged = self.search.nudged(tower, [c for _, c in conditions], stop)
         if nudged is not None:
             check_witness(nudged, self.brick_set, self.all_used, conditions)
         return nudged
