@@ -363,8 +363,9 @@ def brix_audit(
              "interrupted audit resumes from it.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
     conflicts_out: Annotated[Path | None, typer.Option(
-        help="Also write the conflicts found (minimised or not) to this file, in the form of "
-             "content/brix/conflicts/, where the solver looks for a shipped deck's.")] = None,
+        help="Also write the minimal conflicts found to this file, in the form of "
+             "content/brix/conflicts/, where verify and deal look for a shipped deck's.")]
+    = None,
 ) -> None:
     """Certify a deck: its conflicts, the odds of an unsolvable deal, each card's price.
 
@@ -409,11 +410,9 @@ def _write_audit_conflicts(path: Path, deck: Deck, found: Exploration, command: 
     from tower_print.brix.conflicts import write_conflicts
     from tower_print.brix.marco import members
 
-    sets = [[deck.cards[k].id for k in members(mask)]
-            for mask in [*found.muses, *found.conflicts_unminimised]]
+    sets = [[deck.cards[k].id for k in members(mask)] for mask in found.muses]
     state = "a complete" if found.complete else "an incomplete"
-    note = (f"{len(found.muses)} minimal conflicts and {len(found.conflicts_unminimised)} not "
-            f"minimised, from {state} audit ({found.checks} solver checks here).")
+    note = f"{len(found.muses)} minimal conflicts, from {state} audit."
     write_conflicts(path, deck, sets, command, note)
 
 

@@ -63,6 +63,10 @@ class Verdict:
     notes: list[str] = field(default_factory=list)
 
 
+KNOWN_CONFLICT_NOTE = ("a conflict the deck's audit proved minimal "
+                       "(content/brix/conflicts/; no solver call was needed)")
+
+
 class TowerSolver:
     """One Z3 model of the bricks, asked about many condition sets (lemmas are kept)."""
 
@@ -75,9 +79,9 @@ class TowerSolver:
         conflicts: Sequence[frozenset[Condition]] = (),
     ) -> None:
         self.hint_work = hint_work
-        # Sets of conditions an audit found no tower meets (`conflicts`), smallest first: a
-        # question holding one is first asked about that set alone, which Z3 settles much
-        # faster; proved again each time, never taken on trust.
+        # Minimal sets of conditions the deck's audit proved no tower meets (`conflicts`,
+        # smallest first): a question holding one is unsolvable, with that set as its
+        # conflict, without asking Z3 again (see tower_print/brix/conflicts.py for why).
         self.conflicts = sorted(conflicts, key=len)
         # Shapes that stood in earlier witnesses, tried with every colouring before the search
         # moves a brick: the structures the search and Z3 find slowly recur across deals.
@@ -143,10 +147,8 @@ class TowerSolver:
         conditions = [(it.label, it.condition) for it in items]
         cards = [it.condition for it in items]
         known = self._known_conflict(items)
-        if known:
-            status, _, core = self.check(known, deadline, any_tower=True)
-            if status == UNSOLVABLE:
-                return UNSOLVABLE, None, core
+        if known is not None:
+            return UNSOLVABLE, None, known
         if self.pool is not None:
             known = self.pool.witness(cards)
             if known is not None:
@@ -192,14 +194,13 @@ class TowerSolver:
             return SOLVABLE, tower, ()
         return race.outcome[0]
 
-    def _known_conflict(self, items: Sequence[Labeled]) -> list[Labeled]:
-        """The items of the smallest known conflict that `items` hold and exceed (asking about
-        all of `items` again would be no shortcut), or [] when they hold none."""
+    def _known_conflict(self, items: Sequence[Labeled]) -> tuple[Labeled, ...] | None:
+        """The items of the smallest known conflict `items` hold, or None when they hold none."""
         given = {it.condition for it in items}
         for conflict in self.conflicts:
-            if len(conflict) < len(given) and conflict <= given:
-                return [it for it in items if it.condition in conflict]
-        return []
+            if conflict <= given:
+                return tuple(it for it in items if it.condition in conflict)
+        return None
 
     def _stop_z3(self, race: _Race, worker: threading.Thread) -> None:
         """Stop the Z3 thread of a race and wait for it; lower the cancel flag if it was
@@ -325,7 +326,10 @@ class TowerSolver:
         labels = tuple(it.label for it in items)
         status, tower, core = self.check(items, deadline)
         verdict = Verdict(status, labels, tower=tower)
-        if status == UNSOLVABLE:
+        if status == UNSOLVABLE and self._known_conflict(core) is not None:
+            verdict.conflict = tuple(it.label for it in core)  # minimal: the audit proved it
+            verdict.notes.append(KNOWN_CONFLICT_NOTE)
+        elif status == UNSOLVABLE:
             verdict.conflict, verdict.conflict_minimal = self._minimise(core, deadline)
         verdict.seconds = time.monotonic() - start
         verdict.candidates = self.candidates - first_candidates

@@ -141,7 +141,7 @@ def round_json(
     out = verdict_json(decided.verdict, cards, deck)
     out["challenges"] = challenges_json(challenges)
     out["dropped"] = decided.dropped
-    out["notes"] = list(decided.notes)
+    out["notes"] = [*decided.verdict.notes, *decided.notes]
     out["difficulty"] = None if difficulty is None else difficulty.as_json()
     return out
 
@@ -158,7 +158,7 @@ def round_text(
     if decided.dropped is not None:
         text = next(c.text for c in cards if c.label == decided.dropped)
         lines.append(f"  set aside (the challenge allows one): {decided.dropped}: {text}")
-    lines += [f"  note: {note}" for note in decided.notes]
+    lines += [f"  note: {note}" for note in (*decided.verdict.notes, *decided.notes)]
     if difficulty is not None:
         lines.append(f"  {difficulty.text()}")
     return "\n".join(lines)
