@@ -186,6 +186,8 @@ def test_audit_command_reports_and_exits_by_completeness(tmp_path: Path) -> None
     ["--deck", "missing.yaml"],
     ["--jobs", "0"],
     ["--cache", "/proc/no-such-place"],
+    ["--conflicts-out", "/no-such-folder/conflicts.yaml"],
+    ["--conflicts-out", "conflicts.txt"],
 ])
 def test_audit_bad_input_is_one_line_and_exit_2(args: list[str]) -> None:
     from typer.testing import CliRunner

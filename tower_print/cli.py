@@ -378,6 +378,10 @@ def brix_audit(
     from tower_print.brix.verify import open_deck
 
     chosen = open_deck(deck)
+    if conflicts_out is not None:
+        from tower_print.render.output import check_out_file
+
+        check_out_file(conflicts_out, "--conflicts-out", (".yaml", ".yml"))
     limit = largest_deal(chosen) if max_cards is None else (max_cards or None)
     settings = AuditSettings(seed=seed, timeout=timeout, samples=samples, max_cards=limit,
                              deals=deals, deal_seeds=min(deals, AuditSettings.deal_seeds),
