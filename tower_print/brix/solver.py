@@ -129,9 +129,11 @@ class TowerSolver:
     def check(
         self, items: Sequence[Labeled], deadline: float, any_tower: bool = False,
     ) -> tuple[str, tuple[PlacedBrick, ...] | None, tuple[Labeled, ...]]:
-        """(status, stable tower or None, cards in Z3's unsat core when unsolvable).
+        """(status, stable tower or None, the cards that conflict when unsolvable: Z3's unsat
+        core, or a known conflict).
 
-        A tower of the pool (when there is one) that meets the cards is taken first. Otherwise
+        A known conflict of the deck that the cards hold decides at once (`conflicts`). A tower
+        of the pool (when there is one) that meets the cards is taken next. Otherwise
         two workers race: Z3 (in a thread; it runs in C and releases Python's lock) and the quick
         randomised search (`search`), which first tries the shape library's shapes in every
         colouring (`shapes`) and otherwise makes up to `search_steps` moves, starting and
@@ -146,9 +148,9 @@ class TowerSolver:
         some tower), so the first tower from either worker ends the race."""
         conditions = [(it.label, it.condition) for it in items]
         cards = [it.condition for it in items]
-        known = self._known_conflict(items)
-        if known is not None:
-            return UNSOLVABLE, None, known
+        conflict = self._known_conflict(items)
+        if conflict is not None:
+            return UNSOLVABLE, None, conflict
         if self.pool is not None:
             known = self.pool.witness(cards)
             if known is not None:
@@ -307,10 +309,10 @@ class TowerSolver:
         """Z3's tower meets the cards but falls: one brick shifted or turned, with or without
         what rests on it, may stand and still meet them (`TowerSearch.nudged`), saving rounds
         of stability lemmas. Fixed order, so the outcome is the same on every run; None when
-        no nudge stands, or `stop()` (the race is over or time is up) cut the nudges short. A
-        short search from the tower without its falling part was tried
-        here as well: on 27 slow deals it never found what the nudge had not, and it cost a
-        tenth of their time (benchmarks/RESULTS.md, thirteenth session)."""
+        no nudge stands, or `stop()` (the race is over or time is up) cut the nudges short.
+        A short search from the tower without its falling part was tried here as well: on 27
+        slow deals it never found what the nudge had not, and it cost a tenth of their time
+        (benchmarks/RESULTS.md, thirteenth session)."""
         if not self.nudge:
             return None
         conditions = [(it.label, it.condition) for it in items]
