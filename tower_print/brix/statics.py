@@ -15,7 +15,7 @@ All bricks weigh the same (same size, same wood).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Collection, Iterable
 
 import numpy as np
 from scipy.optimize import linprog
@@ -90,16 +90,20 @@ def _upward_closed_parts(found: list[Contact], members: list[int]) -> list[froze
         if lower is not None:
             resting_on.setdefault(lower, []).append(upper)
     parts = {frozenset(members)}
-    for start in members:
-        closed = {start}
-        frontier = [start]
-        while frontier:
-            for upper in resting_on.get(frontier.pop(), ()):
-                if upper not in closed:
-                    closed.add(upper)
-                    frontier.append(upper)
-        parts.add(frozenset(closed))
+    parts.update(frozenset(_closure(start, lambda k: resting_on.get(k, ()))) for start in members)
     return sorted(parts, key=lambda p: (len(p), sorted(p)))
+
+
+def _closure(start: int, resting_on: Callable[[int], Iterable[int]]) -> set[int]:
+    """`start` and every brick resting on it, directly or through others."""
+    closed = {start}
+    frontier = [start]
+    while frontier:
+        for upper in resting_on(frontier.pop()):
+            if upper not in closed:
+                closed.add(upper)
+                frontier.append(upper)
+    return closed
 
 
 def _centre_supported(
@@ -112,23 +116,33 @@ def _centre_supported(
     cancel, nothing outside rests on it, so its supports' non-negative forces carry its whole
     weight with the centre of mass as their centre. Far cheaper than the linear program, and
     only ever used to say no, so it cannot make a falling tower stand."""
-    corners = sorted({
-        (px, py)
-        for upper, lower, (x0, x1, y0, y1) in found
-        if upper in part and (lower is None or lower not in part)
-        for px in (x0, x1) for py in (y0, y1)
-    })
+    corners = sorted(set(_support_corners(found, part)))
     if not corners:
         return False
-    weighted = [(float(b.dx * b.dy * b.dz), b) for b in (bricks[k] for k in part)]
-    total = sum(w for w, _ in weighted)
-    cx = sum(w * (b.x + b.dx / 2) for w, b in weighted) / total
-    cy = sum(w * (b.y + b.dy / 2) for w, b in weighted) / total
+    cx, cy = _centre_of_mass(bricks, part)
     hull = _convex_hull(corners)
     if len(hull) < 3:
         return True  # degenerate supports: leave the verdict to the linear program
     return all((bx - ax) * (cy - ay) - (by - ay) * (cx - ax) >= -HULL_TOLERANCE
                for (ax, ay), (bx, by) in zip(hull, hull[1:] + hull[:1], strict=True))
+
+
+def _support_corners(found: list[Contact], part: Collection[int]) -> list[tuple[float, float]]:
+    """Corners of the shrunk contacts that hold `part` up from outside it (lower bricks or
+    the table)."""
+    return [
+        (px, py)
+        for upper, lower, (x0, x1, y0, y1) in found
+        if upper in part and (lower is None or lower not in part)
+        for px in (x0, x1) for py in (y0, y1)
+    ]
+
+
+def _centre_of_mass(bricks: tuple[PlacedBrick, ...], part: Collection[int]) -> tuple[float, float]:
+    weighted = [(float(b.dx * b.dy * b.dz), b) for b in (bricks[k] for k in part)]
+    total = sum(w for w, _ in weighted)
+    return (sum(w * (b.x + b.dx / 2) for w, b in weighted) / total,
+            sum(w * (b.y + b.dy / 2) for w, b in weighted) / total)
 
 
 HULL_TOLERANCE = 1e-6
@@ -155,15 +169,8 @@ def _convex_hull(points: list[tuple[float, float]]) -> list[tuple[float, float]]
 
 def upward_closure(bricks: tuple[PlacedBrick, ...], start: int) -> set[int]:
     """`start` and every brick that rests on it, directly or through others."""
-    closed = {start}
-    frontier = [start]
-    while frontier:
-        k = frontier.pop()
-        for j, other in enumerate(bricks):
-            if j not in closed and rests_on(other, bricks[k]):
-                closed.add(j)
-                frontier.append(j)
-    return closed
+    return _closure(start, lambda k: (j for j, other in enumerate(bricks)
+                                      if j != k and rests_on(other, bricks[k])))
 
 
 def smallest_failing_part(bricks: tuple[PlacedBrick, ...], margin: float) -> set[int] | None:
@@ -191,16 +198,10 @@ def part_balanced(
     of its shrunk supports? The solver's general lemma (`TowerModel.require_part_balance`)
     demands exactly this; when it already holds, that lemma does not exclude the candidate and
     a more specific one is needed."""
-    corners = [
-        (px, py)
-        for upper, lower, (x0, x1, y0, y1) in contacts(bricks, margin)
-        if upper in part and (lower is None or lower not in part)
-        for px in (x0, x1) for py in (y0, y1)
-    ]
+    corners = _support_corners(contacts(bricks, margin), part)
     if not corners:
         return False
-    cx = sum(bricks[k].x + bricks[k].dx / 2 for k in part) / len(part)
-    cy = sum(bricks[k].y + bricks[k].dy / 2 for k in part) / len(part)
+    cx, cy = _centre_of_mass(bricks, part)
     for a, b in directions:
         values = [a * px + b * py for px, py in corners]
         if not min(values) <= a * cx + b * cy <= max(values):
