@@ -100,14 +100,10 @@ def level_deals(deck: Deck, level: str, count: int, seed: int) -> list[int]:
 
 def cache_key(deck: Deck) -> str:
     """Hash of what decides the facts: conditions, rule, bricks, and the deciding code."""
-    bricks = deck.bricks
     source = Path(__file__).resolve().parent
     payload = {
         "format": LOG_FORMAT,
-        "rule": deck.rule,
-        "cards": [[c.id, c.source] for c in deck.cards],
-        "bricks": [bricks.length, bricks.width, bricks.thickness, bricks.stability_margin,
-                   [[b.name, b.color] for b in bricks.bricks]],
+        **deck.what_decides(),
         "code": {name: hashlib.sha256((source / f"{name}.py").read_bytes()).hexdigest()
                  for name in DECIDING_MODULES},
     }

@@ -29,15 +29,9 @@ def conflicts_folder() -> Path:
 
 
 def deck_fingerprint(deck: Deck) -> str:
-    """A hash of what decides which card sets conflict: conditions, rule, bricks, margin."""
-    bricks = deck.bricks
-    payload = {
-        "rule": deck.rule,
-        "cards": [[c.id, c.source] for c in deck.cards],
-        "bricks": [bricks.length, bricks.width, bricks.thickness, bricks.stability_margin,
-                   [[b.name, b.color] for b in bricks.bricks]],
-    }
-    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:24]
+    """A hash of what decides which card sets conflict (`Deck.what_decides`)."""
+    payload = json.dumps(deck.what_decides(), sort_keys=True)
+    return hashlib.sha256(payload.encode()).hexdigest()[:24]
 
 
 def write_conflicts(

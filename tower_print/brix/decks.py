@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from tower_print.brix.bricks import BrickSet, default_bricks
 from tower_print.brix.language import Condition, parse
@@ -33,6 +34,17 @@ class Deck:
     @property
     def all_used(self) -> bool:
         return self.rule == "all"
+
+    def what_decides(self) -> dict[str, Any]:
+        """What decides which card sets some tower meets, as plain data for hashing: the
+        conditions, the brick rule, the bricks and their stability margin."""
+        bricks = self.bricks
+        return {
+            "rule": self.rule,
+            "cards": [[c.id, c.source] for c in self.cards],
+            "bricks": [bricks.length, bricks.width, bricks.thickness, bricks.stability_margin,
+                       [[b.name, b.color] for b in bricks.bricks]],
+        }
 
     def card(self, card_id: str) -> Card:
         for card in self.cards:
