@@ -336,14 +336,21 @@ def _pool_chunk(deck: Deck, seed: int, chunk: int, size: int) -> list[int]:
 
 def _stop(executor: ProcessPoolExecutor) -> None:
     """On an interruption: end this pool's worker processes now (a check may otherwise run on
-    for its whole time limit), by their ids; what they were deciding is simply not logged."""
+    for its whole time limit), by their ids; what they were deciding is simply not logged.
+
+    Then wait for the pool's manager thread to finish its clean-up: Python 3.11's exit hook
+    wakes every live manager thread through a pipe that thread may be closing at that moment,
+    and the race printed "OSError: Bad file descriptor" after our one-line message."""
     processes = list((getattr(executor, "_processes", None) or {}).values())
+    manager = getattr(executor, "_executor_manager_thread", None)
     executor.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         if process.is_alive():
             process.terminate()
     for process in processes:
         process.join(5)
+    if manager is not None:
+        manager.join(5)
 
 
 @dataclass
