@@ -838,4 +838,7 @@ def kit(
 
 
 def main() -> None:
+    from tower_print.interrupts import keep_interrupts
+
+    keep_interrupts()
     app()

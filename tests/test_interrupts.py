@@ -1,0 +1,59 @@
+"""A Ctrl-C that Python would drop (raised inside a destructor) is raised again."""
+
+from __future__ import annotations
+
+import signal
+import sys
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tower_print.interrupts import keep_interrupts
+
+
+class RaisesOnDelete:
+    def __init__(self, error: type[BaseException]) -> None:
+        self.error = error
+
+    def __del__(self) -> None:
+        raise self.error
+
+
+@pytest.fixture
+def hooked(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Any]]:
+    """`keep_interrupts` installed over a recording hook, with Python's own Ctrl-C handler."""
+    seen: list[Any] = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda unraisable: seen.append(unraisable.exc_type))
+    keep_interrupts()
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield seen
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def wait(seconds: float) -> None:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        time.sleep(0.001)
+
+
+def test_an_interrupt_dropped_in_a_destructor_is_raised_again(hooked: list[Any]) -> None:
+    with pytest.raises(KeyboardInterrupt):
+        RaisesOnDelete(KeyboardInterrupt)  # deleted at once; Python drops what __del__ raised
+        wait(2.0)
+    assert hooked == []  # handled, not printed as "Exception ignored"
+
+
+def test_other_errors_in_destructors_go_to_the_usual_hook(hooked: list[Any]) -> None:
+    RaisesOnDelete(ValueError)
+    wait(0.1)  # nothing is raised again
+    assert hooked == [ValueError]
+
+
+def test_installing_twice_wraps_once(hooked: list[Any]) -> None:
+    installed = sys.unraisablehook
+    keep_interrupts()
+    assert sys.unraisablehook is installed
