@@ -79,6 +79,58 @@ def test_map_with_a_size_limit_explains_every_small_set() -> None:
             assert cmap.explained(mask_of(chosen))
 
 
+@pytest.mark.parametrize("trial", range(4))
+def test_small_seeds_find_every_small_conflict_and_nothing_larger(trial: int) -> None:
+    """Asking only for sets of up to 3 cards finds exactly the planted conflicts of up to 3
+    cards, even under a large set left undecided; larger ones stay unexplored."""
+    rng = random.Random(100 + trial)
+    n, limit = 12, 3
+    planted = [mask_of(rng.sample(range(n), rng.randint(2, 5))) for _ in range(rng.randint(3, 8))]
+    bad = lambda mask: any(p & ~mask == 0 for p in planted)  # noqa: E731
+    truth = {m for m in _minimal(planted) if m.bit_count() <= limit}
+    cmap = CardMap(n, max_cards=None, seed=trial)
+    hidden = mask_of(range(n // 2 + 1))  # undecided before the small pass: hides nothing small
+    cmap.add_unknown(hidden)
+    assert cmap.open_up_to(1)
+    asked = []
+    while (seed := cmap.small_seed(limit)) is not None:
+        asked.append(seed)
+        assert seed.bit_count() <= limit
+        if bad(seed):
+            core = seed
+            for k in members(seed):
+                if bad(core & ~(1 << k)):
+                    core &= ~(1 << k)
+            cmap.add_mus(core)
+        else:  # as a witness tower would: grown to a maximal set holding no conflict
+            grown = seed
+            for k in rng.sample(range(n), n):
+                if not bad(grown | 1 << k):
+                    grown |= 1 << k
+            cmap.add_solvable(grown)
+        cmap.settle(seed)
+    assert set(cmap.muses) == truth
+    assert [s.bit_count() for s in asked] == sorted(s.bit_count() for s in asked)
+    assert not cmap.open_up_to(limit)
+    for size in range(1, limit + 1):  # each explained by a tower or a conflict, not set aside
+        for chosen in combinations(range(n), size):
+            mask = mask_of(chosen)
+            assert cmap.known_solvable(mask) or cmap.known_unsolvable(mask)
+
+
+def test_a_small_undecided_set_keeps_its_size_open() -> None:
+    cmap = CardMap(6, max_cards=None, seed=0)
+    assert cmap.small_seed(2) == mask_of([0])  # fewest cards first
+    cmap.add_solvable(mask_of([0, 1, 2, 3, 4, 5]) & ~mask_of([5]))
+    cmap.settle(mask_of([0]))
+    seed = cmap.small_seed(2)
+    assert seed == mask_of([5])
+    cmap.add_unknown(seed)
+    cmap.settle(seed)
+    assert cmap.small_seed(2) is not None  # pairs with card 5 are still to be asked
+    assert cmap.open_up_to(1)  # the undecided single card
+
+
 # ------------------------------------------------------------------ the audit of a planted deck
 
 
@@ -97,6 +149,7 @@ def test_audit_reports_exactly_the_planted_conflicts(planted_audit) -> None:  # 
     deck, found = planted_audit
     assert found.complete and not found.unknown and not found.conflicts_unminimised
     assert _labels(deck, found.muses) == PLANTED_CONFLICTS
+    assert found.complete_up_to == len(deck.cards)
 
 
 def test_brute_force_over_all_subsets_agrees(planted_audit) -> None:  # type: ignore[no-untyped-def]

@@ -417,6 +417,8 @@ def _write_audit_conflicts(path: Path, deck: Deck, found: Exploration, command: 
     sets = [[deck.cards[k].id for k in members(mask)] for mask in found.muses]
     state = "a complete" if found.complete else "an incomplete"
     note = f"{len(found.muses)} minimal conflicts, from {state} audit."
+    if not found.complete and found.complete_up_to:
+        note += f" Every conflict of up to {found.complete_up_to} cards is here."
     write_conflicts(path, deck, sets, command, note)
 
 

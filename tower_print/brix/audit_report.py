@@ -86,6 +86,7 @@ def audit_json(
         "deck": deck.name,
         "cards": len(deck.cards),
         "complete": found.complete,
+        "complete_up_to": found.complete_up_to,
         "max_cards": settings.max_cards,
         "conflicts": [{"cards": cards(m), "texts": [texts[i] for i in cards(m)]}
                       for m in found.muses],
@@ -132,6 +133,9 @@ def audit_text(
             why.append("the search was stopped")
         lines.append(f"  INCOMPLETE ({'; '.join(why)}): {len(found.muses)} minimal conflicts "
                      "found so far; there may be more. Run again to go on.")
+        if found.complete_up_to:
+            lines.append(f"  Every conflict of up to {found.complete_up_to} cards is among them: "
+                         "a deal that holds none of those has no conflict that small.")
     lines.append(f"  ({found.checks} solver checks this run, {found.resumed} facts read back "
                  f"from the cache, {found.seconds:.0f} s; unsolvable means: {LATTICE_NOTE})")
     lines.append("")

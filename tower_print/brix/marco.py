@@ -20,6 +20,13 @@ next seed differs from it; the guard is switched off when its answer comes in.
 A set the solver could not decide in time ("unknown") is held back with its subsets for good:
 the map then closes without having explained them, and the caller must report the result as
 incomplete (the MUSes inside such a set may be missing).
+
+Small sets first (`small_seed`): a full enumeration may be out of reach in the time at hand,
+but the map can be asked for an unexplored set of at most k cards, not grown. Deciding those
+first, k = 1, 2, 3, ..., finds every conflict of up to k cards (a small seed that is unsolvable
+shrinks to a MUS inside it) and proves there are no others (`open_up_to`). An undecided large
+set does not hide its small subsets from this question (they are usually quick to decide), only
+an undecided small one does.
 """
 
 from __future__ import annotations
@@ -124,6 +131,11 @@ class CardMap:
         self._pending: dict[int, z3.BoolRef] = {}  # seed -> guard of its temporary block
         self._guards = 0
         self.closed = False
+        # Blocks of undecided sets larger than a small seed hold only under this literal,
+        # assumed by `seed` and not by `small_seed`.
+        self._large_unknowns = z3.Bool("large_unknowns", self.ctx)
+        self._small: dict[int, z3.BoolRef] = {}  # k -> literal for "at most k cards"
+        self.small_limit = 0  # the largest k a small seed was asked for
 
     # ------------------------------------------------------------------ what is known
     def known_solvable(self, mask: int) -> bool:
@@ -166,9 +178,11 @@ class CardMap:
         return any(mask & ~p == 0 for p in self._pending)
 
     def add_unknown(self, mask: int) -> None:
-        """A set left undecided: it and its subsets are set aside, unexplained."""
+        """A set left undecided: it and its subsets are set aside, unexplained (for small seeds
+        only when it is itself no larger than they may be)."""
         self.unknown.add(mask)
-        self._block_down(mask)
+        small = mask.bit_count() <= self.small_limit
+        self._block_down(mask, None if small else self._large_unknowns)
 
     def _block_down(self, mask: int, guard: z3.BoolRef | None = None) -> None:
         outside = [self.cards[k] for k in range(self.n) if not mask >> k & 1]
@@ -179,7 +193,7 @@ class CardMap:
     def seed(self) -> int | None:
         """A maximal unexplored set not overlapping the pending ones' subsets, or None when
         nothing is left (`closed` once nothing is pending either)."""
-        guards = list(self._pending.values())
+        guards = [*self._pending.values(), self._large_unknowns]
         if z3check.check(self.solver, *guards) != z3.sat:
             self.closed = not self._pending
             return None
@@ -196,6 +210,42 @@ class CardMap:
         mask = mask_of(chosen)
         self.claim(mask)
         return mask
+
+    def small_seed(self, limit: int) -> int | None:
+        """An unexplored set of at most `limit` cards, fewest cards first, not grown; None when
+        there is none outside the pending seeds. Raising `limit` between calls is fine; an
+        undecided set of up to `limit` cards is set aside for good, a larger one is not."""
+        if limit > self.small_limit:
+            # Undecided sets that now count as small were blocked under the guard: for good now.
+            for mask in self.unknown:
+                if self.small_limit < mask.bit_count() <= limit:
+                    self._block_down(mask)
+            self.small_limit = limit
+        guards = list(self._pending.values())
+        for k in range(1, limit + 1):
+            if z3check.check(self.solver, *guards, self._at_most(k)) == z3.sat:
+                model = self.solver.model()
+                mask = mask_of(j for j in range(self.n) if z3.is_true(model.eval(self.cards[j])))
+                self.claim(mask)
+                return mask
+        return None
+
+    def open_up_to(self, limit: int) -> bool:
+        """Some set of at most `limit` cards is not yet explained by a known solvable set or a
+        known conflict (undecided, pending or never asked)."""
+        if any(m.bit_count() <= limit for m in self.unknown):
+            return True
+        if any(m.bit_count() <= limit for m in self._pending):
+            return True
+        return z3check.check(self.solver, self._at_most(limit)) == z3.sat
+
+    def _at_most(self, k: int) -> z3.BoolRef:
+        """A literal that, assumed, asks for a set of 1 to `k` cards."""
+        if k not in self._small:
+            self._small[k] = z3.Bool(f"at_most_{k}", self.ctx)
+            self.solver.add(z3.Implies(self._small[k], z3.And(z3.AtMost(*self.cards, k),
+                                                              z3.Or(self.cards))))
+        return self._small[k]
 
     def claim(self, mask: int) -> None:
         """`mask` is being decided: hold its subsets back until `settle`."""
