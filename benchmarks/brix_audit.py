@@ -87,7 +87,7 @@ def main() -> None:
     print(f"  minimal conflicts: {len(found.muses)}, by size "
           + ", ".join(f"{k}: {v}" for k, v in sorted(sizes.items())))
     print(f"  not minimised in time: {len(found.conflicts_unminimised)}; undecided sets: "
-          f"{len(found.unknown)}")
+          f"{len(found.unknown)}; every conflict of up to {found.complete_up_to} cards found")
     print(f"  solver checks: {found.checks}; seeds decided: "
           + ", ".join(f"{k} {v} ({busy[k]:.0f} s of worker time)" for k, v in kinds.items()))
     print(f"  solvable sets known: {len(found.solvable)}")
