@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 import time
+from collections.abc import Callable
 from itertools import combinations
 from pathlib import Path
 
@@ -34,6 +35,15 @@ def _minimal(sets: list[int]) -> set[int]:
     return {s for s in sets if not any(t != s and t & ~s == 0 for t in sets)}
 
 
+def _shrunk(seed: int, bad: Callable[[int], bool]) -> int:
+    """Deletion: drop each card whose absence keeps the set bad."""
+    core = seed
+    for k in members(seed):
+        if bad(core & ~(1 << k)):
+            core &= ~(1 << k)
+    return core
+
+
 @pytest.mark.parametrize("trial", range(6))
 def test_map_finds_every_planted_conflict_of_a_random_oracle(trial: int) -> None:
     """MARCO over a made-up oracle (a set is 'unsolvable' when it holds a planted set) finds
@@ -49,11 +59,7 @@ def test_map_finds_every_planted_conflict_of_a_random_oracle(trial: int) -> None
     cmap = CardMap(n, max_cards=None, seed=trial)
     while (seed := cmap.seed()) is not None:
         if bad(seed):
-            core = seed
-            for k in members(seed):
-                if bad(core & ~(1 << k)):
-                    core &= ~(1 << k)
-            cmap.add_mus(core)
+            cmap.add_mus(_shrunk(seed, bad))
         else:
             cmap.add_solvable(seed)
         cmap.settle(seed)
@@ -97,11 +103,7 @@ def test_small_seeds_find_every_small_conflict_and_nothing_larger(trial: int) ->
         asked.append(seed)
         assert seed.bit_count() <= limit
         if bad(seed):
-            core = seed
-            for k in members(seed):
-                if bad(core & ~(1 << k)):
-                    core &= ~(1 << k)
-            cmap.add_mus(core)
+            cmap.add_mus(_shrunk(seed, bad))
         else:  # as a witness tower would: grown to a maximal set holding no conflict
             grown = seed
             for k in rng.sample(range(n), n):
