@@ -123,14 +123,29 @@ def test_small_seeds_find_every_small_conflict_and_nothing_larger(trial: int) ->
 def test_a_small_undecided_set_keeps_its_size_open() -> None:
     cmap = CardMap(6, max_cards=None, seed=0)
     assert cmap.small_seed(2) == mask_of([0])  # fewest cards first
-    cmap.add_solvable(mask_of([0, 1, 2, 3, 4, 5]) & ~mask_of([5]))
+    cmap.add_solvable(mask_of([0, 1, 2, 3, 4]))
     cmap.settle(mask_of([0]))
     seed = cmap.small_seed(2)
     assert seed == mask_of([5])
     cmap.add_unknown(seed)
     cmap.settle(seed)
-    assert cmap.small_seed(2) is not None  # pairs with card 5 are still to be asked
-    assert cmap.open_up_to(1)  # the undecided single card
+    assert cmap.small_seed(2) is None  # pairs with card 5 would be undecided too: not asked
+    assert cmap.open_up_to(1) and cmap.open_up_to(2)  # and the audit does not claim them
+
+
+def test_an_undecided_set_does_not_hide_its_small_subsets() -> None:
+    """As when a large undecided set is read back from an earlier run's log: the pairs inside
+    it are still asked, and the audit claims completeness only up to where it holds."""
+    cmap = CardMap(4, max_cards=None, seed=0)
+    cmap.add_unknown(mask_of([0, 1, 2]))
+    asked = []
+    while (seed := cmap.small_seed(3)) is not None:
+        asked.append(seed)
+        cmap.add_solvable(seed)
+        cmap.settle(seed)
+    assert mask_of([0, 1]) in asked and mask_of([1, 2]) in asked
+    assert mask_of([0, 1, 2]) not in asked and mask_of([0, 1, 3]) in asked
+    assert not cmap.open_up_to(2) and cmap.open_up_to(3)
 
 
 # ------------------------------------------------------------------ the audit of a planted deck

@@ -25,8 +25,7 @@ Small sets first (`small_seed`): a full enumeration may be out of reach in the t
 but the map can be asked for an unexplored set of at most k cards, not grown. Deciding those
 first, k = 1, 2, 3, ..., finds every conflict of up to k cards (a small seed that is unsolvable
 shrinks to a MUS inside it) and proves there are no others (`open_up_to`). An undecided large
-set does not hide its small subsets from this question (they are usually quick to decide), only
-an undecided small one does.
+set does not hide its small subsets from this question (they are usually quick to decide).
 """
 
 from __future__ import annotations
@@ -131,11 +130,14 @@ class CardMap:
         self._pending: dict[int, z3.BoolRef] = {}  # seed -> guard of its temporary block
         self._guards = 0
         self.closed = False
-        # Blocks of undecided sets larger than a small seed hold only under this literal,
-        # assumed by `seed` and not by `small_seed`.
-        self._large_unknowns = z3.Bool("large_unknowns", self.ctx)
-        self._small: dict[int, z3.BoolRef] = {}  # k -> literal for "at most k cards"
-        self.small_limit = 0  # the largest k a small seed was asked for
+        # An undecided set is set aside with its subsets for `seed` (under `_undecided_below`),
+        # but with its supersets for `small_seed` (under `_undecided_above`): a small subset of
+        # it may still be decided, while a superset would mostly be undecided too, at the full
+        # time limit each (and it is open anyway). `open_up_to` assumes neither, so undecided
+        # sets count as open.
+        self._undecided_below = z3.Bool("undecided_below", self.ctx)
+        self._undecided_above = z3.Bool("undecided_above", self.ctx)
+        self._small: dict[int, z3.BoolRef] = {}  # k -> literal for "1 to k cards"
 
     # ------------------------------------------------------------------ what is known
     def known_solvable(self, mask: int) -> bool:
@@ -178,11 +180,12 @@ class CardMap:
         return any(mask & ~p == 0 for p in self._pending)
 
     def add_unknown(self, mask: int) -> None:
-        """A set left undecided: it and its subsets are set aside, unexplained (for small seeds
-        only when it is itself no larger than they may be)."""
+        """A set left undecided: it and its subsets are set aside, unexplained (for small seeds,
+        it and its supersets)."""
         self.unknown.add(mask)
-        small = mask.bit_count() <= self.small_limit
-        self._block_down(mask, None if small else self._large_unknowns)
+        self._block_down(mask, self._undecided_below)
+        self.solver.add(z3.Implies(self._undecided_above,
+                                   z3.Or([z3.Not(self.cards[k]) for k in members(mask)])))
 
     def _block_down(self, mask: int, guard: z3.BoolRef | None = None) -> None:
         outside = [self.cards[k] for k in range(self.n) if not mask >> k & 1]
@@ -193,7 +196,7 @@ class CardMap:
     def seed(self) -> int | None:
         """A maximal unexplored set not overlapping the pending ones' subsets, or None when
         nothing is left (`closed` once nothing is pending either)."""
-        guards = [*self._pending.values(), self._large_unknowns]
+        guards = [*self._pending.values(), self._undecided_below]
         if z3check.check(self.solver, *guards) != z3.sat:
             self.closed = not self._pending
             return None
@@ -212,16 +215,9 @@ class CardMap:
         return mask
 
     def small_seed(self, limit: int) -> int | None:
-        """An unexplored set of at most `limit` cards, fewest cards first, not grown; None when
-        there is none outside the pending seeds. Raising `limit` between calls is fine; an
-        undecided set of up to `limit` cards is set aside for good, a larger one is not."""
-        if limit > self.small_limit:
-            # Undecided sets that now count as small were blocked under the guard: for good now.
-            for mask in self.unknown:
-                if self.small_limit < mask.bit_count() <= limit:
-                    self._block_down(mask)
-            self.small_limit = limit
-        guards = list(self._pending.values())
+        """An unexplored set of 1 to `limit` cards, fewest cards first, not grown; None when
+        there is none outside the pending seeds and the undecided sets and their supersets."""
+        guards = [*self._pending.values(), self._undecided_above]
         for k in range(1, limit + 1):
             if z3check.check(self.solver, *guards, self._at_most(k)) == z3.sat:
                 model = self.solver.model()
@@ -231,12 +227,8 @@ class CardMap:
         return None
 
     def open_up_to(self, limit: int) -> bool:
-        """Some set of at most `limit` cards is not yet explained by a known solvable set or a
-        known conflict (undecided, pending or never asked)."""
-        if any(m.bit_count() <= limit for m in self.unknown):
-            return True
-        if any(m.bit_count() <= limit for m in self._pending):
-            return True
+        """Some set of 1 to `limit` cards is not explained by a known solvable set or a known
+        conflict (it is undecided, pending or not yet asked)."""
         return z3check.check(self.solver, self._at_most(limit)) == z3.sat
 
     def _at_most(self, k: int) -> z3.BoolRef:
