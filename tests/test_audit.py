@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tower_print.brix import audit
 from tower_print.brix.audit import AuditSettings, Explorer
 from tower_print.brix.audit_report import audit_json, card_prices, deal_odds
 from tower_print.brix.conflicts import load_conflicts
@@ -146,6 +147,45 @@ def test_an_undecided_set_does_not_hide_its_small_subsets() -> None:
     assert mask_of([0, 1]) in asked and mask_of([1, 2]) in asked
     assert mask_of([0, 1, 2]) not in asked and mask_of([0, 1, 3]) in asked
     assert not cmap.open_up_to(2) and cmap.open_up_to(3)
+
+
+# ------------------------------------------------------------------ one worker's solver
+
+
+class _TimesOutWhenAsked:
+    """A stand-in solver: "unknown" from the first one made, "unsolvable" from later ones."""
+
+    made: list[_TimesOutWhenAsked] = []
+
+    def __init__(self, *_: object, **__: object) -> None:
+        self.questions: list[tuple[str, ...]] = []
+        _TimesOutWhenAsked.made.append(self)
+
+    def check(self, items: list[Labeled], *_: object, **__: object):  # type: ignore[no-untyped-def]
+        self.questions.append(tuple(it.label for it in items))
+        if self is _TimesOutWhenAsked.made[0]:
+            return "unknown", None, ()
+        return UNSOLVABLE, None, tuple(items)
+
+
+def test_an_undecided_check_is_asked_again_on_a_fresh_solver_once_the_old_one_knows_other_cards(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+) -> None:
+    """A solver keeps every card it was asked about in its model, which slows Z3 down: an
+    undecided question is asked once more on a fresh solver, which takes over, unless the old
+    one had only ever been asked about these very cards."""
+    monkeypatch.setattr(audit, "TowerSolver", _TimesOutWhenAsked)
+    monkeypatch.setattr(_TimesOutWhenAsked, "made", [])
+    deck = load_deck(PLANTED)
+    decider = audit.SeedDecider(deck, 0, 60.0, audit.AuditLog(tmp_path, deck))
+    first = decider.solver
+    assert decider.check(mask_of([0, 1]), [])[0] == "unknown"
+    assert decider.solver is first  # it knew no other cards: nothing to gain
+    status, core, _ = decider.check(mask_of([2, 3]), [])
+    assert (status, core) == (UNSOLVABLE, mask_of([2, 3]))
+    assert decider.solver is not first and len(_TimesOutWhenAsked.made) == 2
+    assert first.questions == [("T1", "T2"), ("T3", "T4")]
+    assert decider.solver.questions == [("T3", "T4")]
 
 
 # ------------------------------------------------------------------ the audit of a planted deck
