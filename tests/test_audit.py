@@ -287,8 +287,26 @@ def test_audit_command_reports_and_exits_by_completeness(tmp_path: Path) -> None
     assert report["complete"] and {tuple(c["cards"]) for c in report["conflicts"]} == (
         PLANTED_CONFLICTS)
     assert set(load_conflicts(written, load_deck(PLANTED))) == PLANTED_CONFLICTS
-    again = runner.invoke(app, args)  # everything read back from the cache
+    again = runner.invoke(app, [*args, "--conflicts-out", str(written)])  # from the cache
     assert again.exit_code == 0 and "COMPLETE" in again.stdout and "0 solver checks" in again.stdout
+    # the file keeps what it held (the same sets here) and says which audits made it
+    assert set(load_conflicts(written, load_deck(PLANTED))) == PLANTED_CONFLICTS
+    assert written.read_text().count("# Built by: tower-print brix audit") == 2
+
+
+def test_audit_refuses_a_conflicts_file_of_another_deck_before_it_starts(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from tower_print.cli import app
+
+    written = tmp_path / "conflicts.yaml"
+    written.write_text("deck: green\nfingerprint: x\nconflicts: []\n")
+    result = CliRunner().invoke(app, [
+        "brix", "audit", "--deck", str(PLANTED), "--jobs", "1", "--cache", str(tmp_path),
+        "--conflicts-out", str(written)])
+    assert result.exit_code == 2
+    assert "conflicts.yaml:1: deck: conflicts of deck 'green'" in result.output
+    assert not list(tmp_path.glob("*/*.jsonl")) and not list(tmp_path.glob("*.jsonl"))
 
 
 @pytest.mark.parametrize("args", [

@@ -9,9 +9,12 @@ from pathlib import Path
 import pytest
 
 from tower_print.brix.conflicts import (
+    ConflictFile,
     deck_fingerprint,
+    gather_conflicts,
     known_conflicts,
     load_conflicts,
+    read_conflict_file,
     write_conflicts,
 )
 from tower_print.brix.decks import load_deck, shipped_deck
@@ -57,14 +60,47 @@ def test_a_deal_holding_no_known_conflict_is_decided_as_before() -> None:
 
 def test_written_conflicts_read_back(tmp_path: Path) -> None:
     path = tmp_path / "planted.yaml"
-    write_conflicts(path, PLANTED, [["T8", "T3", "T1"], ["T2", "T1"]], "made by hand",
+    write_conflicts(path, PLANTED, ConflictFile((("T8", "T3", "T1"), ("T2", "T1")), 2,
+                                                ("Built by: hand", "  on a Tuesday")),
                     "two of them")
     assert load_conflicts(path, PLANTED) == (("T1", "T2"), ("T1", "T3", "T8"))
+    assert read_conflict_file(path, PLANTED) == ConflictFile(
+        (("T1", "T2"), ("T1", "T3", "T8")), 2, ("Built by: hand", "  on a Tuesday"))
     changed = dataclasses.replace(PLANTED, cards=(
         dataclasses.replace(PLANTED.cards[0], source="there are exactly 4 vertical bricks"),
         *PLANTED.cards[1:]))
     assert deck_fingerprint(changed) != deck_fingerprint(PLANTED)
     assert load_conflicts(path, changed) == ()  # written for another version of the deck
+
+
+def test_an_audit_adds_its_conflicts_to_those_the_file_holds(tmp_path: Path) -> None:
+    path = tmp_path / "planted.yaml"
+    first = gather_conflicts(path, PLANTED, [["T1", "T2"]], [], False, 2, "audit one")
+    assert first == ConflictFile((("T1", "T2"),), 2, ("Built by: audit one",))
+    write_conflicts(path, PLANTED, first, "1 conflict")
+    second = gather_conflicts(path, PLANTED, [["T1", "T2"], ["T3", "T4", "T8"]],
+                              [{"T1", "T3", "T4"}], False, 3, "audit two")
+    assert set(second.sets) == {("T1", "T2"), ("T3", "T4", "T8")}
+    assert second.complete_up_to == 3
+    assert second.history == ("Built by: audit one", "Built by: audit two")
+    write_conflicts(path, PLANTED, second, "2 conflicts")
+    assert read_conflict_file(path, PLANTED) == ConflictFile(
+        (("T1", "T2"), ("T3", "T4", "T8")), 3, second.history)
+
+
+@pytest.mark.parametrize(("found", "solvable", "complete", "says"), [
+    ([["T1"]], [], False, "cannot both be minimal"),  # a part of the kept T1 T2
+    ([["T1", "T2", "T5"]], [], False, "cannot both be minimal"),  # holds it
+    ([], [{"T1", "T2", "T5"}], False, "is no conflict"),
+    ([["T3", "T4"]], [], True, "is missing from this audit"),
+])
+def test_audits_that_disagree_stop_the_write_and_name_the_line(
+    tmp_path: Path, found: list[list[str]], solvable: list[set[str]], complete: bool, says: str,
+) -> None:
+    path = tmp_path / "planted.yaml"
+    write_conflicts(path, PLANTED, ConflictFile((("T3", "T4"), ("T1", "T2"))), "kept")
+    with pytest.raises(ContentError, match=rf"planted.yaml:7: conflicts\[0\]: 'T1 T2'.*{says}"):
+        gather_conflicts(path, PLANTED, found, solvable, complete, 0, "audit")
 
 
 @pytest.mark.parametrize(("text", "field"), [

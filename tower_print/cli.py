@@ -382,6 +382,10 @@ def brix_audit(
         from tower_print.render.output import check_out_file
 
         check_out_file(conflicts_out, "--conflicts-out", (".yaml", ".yml"))
+        if conflicts_out.is_file():  # conflicts it holds are kept: a wrong file fails now
+            from tower_print.brix.conflicts import read_conflict_file
+
+            read_conflict_file(conflicts_out, chosen)
     limit = largest_deal(chosen) if max_cards is None else (max_cards or None)
     settings = AuditSettings(seed=seed, timeout=timeout, samples=samples, max_cards=limit,
                              deals=deals, deal_seeds=min(deals, AuditSettings.deal_seeds),
@@ -411,15 +415,24 @@ def brix_audit(
 
 
 def _write_audit_conflicts(path: Path, deck: Deck, found: Exploration, command: str) -> None:
-    from tower_print.brix.conflicts import write_conflicts
+    """The conflicts found, with those `path` already holds for this deck (`gather_conflicts`)."""
+    from tower_print.brix.conflicts import gather_conflicts, write_conflicts
     from tower_print.brix.marco import members
 
-    sets = [[deck.cards[k].id for k in members(mask)] for mask in found.muses]
-    state = "a complete" if found.complete else "an incomplete"
-    note = f"{len(found.muses)} minimal conflicts, from {state} audit."
-    if not found.complete and found.complete_up_to:
-        note += f" Every conflict of up to {found.complete_up_to} cards is here."
-    write_conflicts(path, deck, sets, command, note)
+    def ids(mask: int) -> list[str]:
+        return [deck.cards[k].id for k in members(mask)]
+
+    known = gather_conflicts(path, deck, [ids(m) for m in found.muses],
+                             [set(ids(m)) for m in found.solvable], found.complete,
+                             found.complete_up_to, command)
+    merged = sum(line.startswith("Built by: ") for line in known.history) > 1
+    state = ("a complete audit" if found.complete else
+             "incomplete audits, each set proved by one of them" if merged else
+             "an incomplete audit")
+    note = f"{len(known.sets)} minimal conflicts, from {state}."
+    if not found.complete and known.complete_up_to:
+        note += f" Every conflict of up to {known.complete_up_to} cards is here."
+    write_conflicts(path, deck, known, note)
 
 
 @contextmanager

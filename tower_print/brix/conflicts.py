@@ -1,6 +1,12 @@
 """Known conflicts of a deck (content/brix/conflicts/<deck>.yaml): minimal sets of its cards
 that no tower meets, found by `tower-print brix audit --conflicts-out`.
 
+The file gathers what every audit of the same deck found: a minimal conflict stays one
+whatever else is learnt, so an audit writing to a file that already holds conflicts of the
+same deck keeps them and adds its own. Two audits that disagree (a kept set is a part of a new
+one, or holds one, or this audit met a tower meeting all its cards) stop the write: one of
+them is wrong, and the file must not hide it.
+
 Why keep them: the audit proved each one with Z3 (and met every smaller part of it with a
 checked tower), and once they are known a deal is checked by a subset test, as the audit
 promises: a deal holding one is unsolvable, with that set as its conflict, without asking Z3
@@ -16,11 +22,12 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from tower_print.brix.decks import Deck
 from tower_print.brix.language import Condition
-from tower_print.content import UserError, content_root, load_yaml
+from tower_print.content import Node, UserError, content_root, load_yaml
 from tower_print.render.scene import write_atomic
 
 
@@ -34,34 +41,85 @@ def deck_fingerprint(deck: Deck) -> str:
     return hashlib.sha256(payload.encode()).hexdigest()[:24]
 
 
-def write_conflicts(
-    path: Path, deck: Deck, conflicts: Sequence[Sequence[str]], command: str, note: str,
-) -> None:
-    """`conflicts`: card ids of each set, written smallest set first."""
-    ordered = sorted((sorted(ids) for ids in conflicts), key=lambda ids: (len(ids), ids))
+HEADER = (
+    "# Minimal sets of cards of the {deck} deck that no tower meets (each proved by Z3,",
+    "# each smaller part met by a checked tower), for tower_print/brix/conflicts.py.",
+)
+
+
+@dataclass(frozen=True)
+class ConflictFile:
+    """A conflicts file as read back: the sets (card ids), how far they are complete, and the
+    header lines that say how the audits made it (`# ` taken off)."""
+
+    sets: tuple[tuple[str, ...], ...]
+    complete_up_to: int = 0
+    history: tuple[str, ...] = ()
+
+
+def write_conflicts(path: Path, deck: Deck, known: ConflictFile, note: str) -> None:
+    """`known.sets`: card ids of each set, written smallest set first."""
+    ordered = sorted((sorted(ids) for ids in known.sets), key=lambda ids: (len(ids), ids))
     lines = [
-        f"# Minimal sets of cards of the {deck.name} deck that no tower meets (each proved by Z3,",
-        "# each smaller part met by a checked tower), for tower_print/brix/conflicts.py.",
-        f"# Built by: {command}",
+        *(line.format(deck=deck.name) for line in HEADER),
+        *(f"# {line}" for line in known.history),
         f"# {note}",
         f"deck: {deck.name}",
         f"fingerprint: {deck_fingerprint(deck)}",
+        *([f"complete_up_to: {known.complete_up_to}"] if known.complete_up_to else []),
         "conflicts:" if ordered else "conflicts: []",
         *(f"  - {' '.join(ids)}" for ids in ordered),
     ]
     write_atomic(path, ("\n".join(lines) + "\n").encode("utf-8"))
 
 
+def gather_conflicts(
+    path: Path, deck: Deck, found: Sequence[Sequence[str]], solvable: Sequence[set[str]],
+    complete: bool, complete_up_to: int, command: str,
+) -> ConflictFile:
+    """What to write to `path` after an audit: the conflicts it `found` and those the file
+    already holds for this version of the deck (see the module docstring), each checked
+    against this audit's facts (`solvable`: card sets it met a tower for)."""
+    new = {frozenset(ids) for ids in found}
+    kept = read_conflict_file(path, deck) if path.is_file() else None
+    if kept is None:
+        return ConflictFile(tuple(tuple(ids) for ids in found), complete_up_to,
+                            (f"Built by: {command}",))
+    for ids, node in zip(kept.sets, _set_nodes(path), strict=True):
+        old = frozenset(ids)
+        clash = next((m for m in new if m != old and (m < old or old < m)), None)
+        if clash is not None:
+            raise node.error(f"'{' '.join(ids)}' and this audit's conflict "
+                             f"'{' '.join(sorted(clash))}' cannot both be minimal; one of "
+                             "the audits is wrong")
+        if any(old <= met for met in solvable):
+            raise node.error(f"'{' '.join(ids)}' is no conflict: this audit met a tower "
+                             "meeting every card of it")
+        if complete and old not in new:
+            raise node.error(f"'{' '.join(ids)}' is missing from this audit, which is "
+                             "complete; one of the audits is wrong")
+    sets = [*kept.sets, *(tuple(sorted(m)) for m in new - {frozenset(k) for k in kept.sets})]
+    return ConflictFile(tuple(sets), max(kept.complete_up_to, complete_up_to),
+                        (*kept.history, f"Built by: {command}"))
+
+
 def load_conflicts(path: Path, deck: Deck) -> tuple[tuple[str, ...], ...]:
     """Card ids of each conflict in `path`, checked against `deck` (its name and card ids);
     none when the file was written for another version of the deck (its fingerprint)."""
+    known = read_conflict_file(path, deck)
+    return () if known is None else known.sets
+
+
+def read_conflict_file(path: Path, deck: Deck) -> ConflictFile | None:
+    """The file checked against `deck` (as `load_conflicts`); None when it was written for
+    another version of the deck."""
     root = load_yaml(path, fast=True)
-    root.only_keys("deck", "fingerprint", "conflicts")
+    root.only_keys("deck", "fingerprint", "complete_up_to", "conflicts")
     named = root["deck"]
     if named.str() != deck.name:
         raise named.error(f"conflicts of deck '{named.str()}', not of '{deck.name}'")
     if root["fingerprint"].str() != deck_fingerprint(deck):
-        return ()
+        return None
     known = {card.id for card in deck.cards}
 
     def card_ids(line: str) -> tuple[str, ...]:
@@ -73,7 +131,28 @@ def load_conflicts(path: Path, deck: Deck) -> tuple[tuple[str, ...], ...]:
             raise UserError(f"unknown card id '{unknown[0]}' in deck {deck.name}")
         return ids
 
-    return tuple(node.parsed(card_ids) for node in root["conflicts"].items())
+    complete = root.get("complete_up_to")
+    return ConflictFile(
+        tuple(node.parsed(card_ids) for node in root["conflicts"].items()),
+        0 if complete is None else complete.int(low=0),
+        _history(path, deck))
+
+
+def _history(path: Path, deck: Deck) -> tuple[str, ...]:
+    """The comment lines the file starts with, `# ` taken off, but for the fixed `HEADER` and
+    the last line (the note `write_conflicts` ends them with, rewritten on every write)."""
+    fixed = {line.format(deck=deck.name) for line in HEADER}
+    lines = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.startswith("#"):
+            break
+        if line not in fixed:
+            lines.append(line.removeprefix("#").removeprefix(" "))
+    return tuple(lines[:-1])
+
+
+def _set_nodes(path: Path) -> list[Node]:
+    return list(load_yaml(path, fast=True)["conflicts"].items())
 
 
 _KNOWN: dict[tuple[str, tuple[tuple[str, str], ...]], tuple[frozenset[Condition], ...]] = {}
