@@ -21,6 +21,7 @@ up front was measured and made Z3 several times slower, so they are only added w
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from fractions import Fraction
 from itertools import combinations
 
@@ -355,8 +356,10 @@ class TowerModel:
         self, tower: Sequence[PlacedBrick], indices: Sequence[int], part: set[int]
     ) -> None:
         """Exclude every tower in which the bricks of `part` and those they rest on sit as they do
-        in `tower` (same z, same offsets in x and y, same extents), nothing else rests on
-        `part` and `part` rests on nothing else. `indices[k]` is the model index of tower[k].
+        in `tower` (same z, same offsets in x and y, same extents), or as they would after a turn
+        or mirroring of the whole arrangement about an upright axis (the equilibrium does not
+        depend on which way the table faces), nothing else rests on `part` and `part` rests on
+        nothing else. `indices[k]` is the model index of tower[k].
         The fallback lemma when the part's centre of mass is over its supports' bounding box
         and yet it cannot be held (its supports' hull is smaller, or it fails inside)."""
         supports = {
@@ -366,25 +369,31 @@ class TowerModel:
             if k not in part and rests_on(tower[u], tower[k])
         }
         members = sorted(part | supports)
-        ref = indices[members[0]]
-        ref_brick = tower[members[0]]
-        same: list[BoolRef] = []
-        for k in members:
-            m, b = indices[k], tower[k]
-            same += [self.used[m], self.z[m] - self.z[ref] == b.z - ref_brick.z,
-                     self._has_extent(m, (b.dx, b.dy, b.dz)),
-                     self.x[m] - self.x[ref] == b.x - ref_brick.x,
-                     self.y[m] - self.y[ref] == b.y - ref_brick.y]
-            same.append(self.z[m] == 0 if b.z == 0 else self.z[m] > 0)
         inside = {indices[k] for k in part}
         holders = {indices[k] for k in members}
+        alone: list[BoolRef] = []
         for m in range(self.n):
             for u in inside:
                 if m not in inside:
-                    same.append(z3.Not(self.rests_on(m, u)))
+                    alone.append(z3.Not(self.rests_on(m, u)))
                 if m not in holders:
-                    same.append(z3.Not(self.rests_on(u, m)))
-        self.solver.add(z3.Not(z3.And(same)))
+                    alone.append(z3.Not(self.rests_on(u, m)))
+        seen = set()
+        for turned in _turns([tower[k] for k in members]):
+            key = tuple((b.x, b.y, b.dx, b.dy) for b in turned)
+            if key in seen:
+                continue
+            seen.add(key)
+            ref, ref_brick = indices[members[0]], turned[0]
+            same: list[BoolRef] = []
+            for k, b in zip(members, turned, strict=True):
+                m = indices[k]
+                same += [self.used[m], self.z[m] - self.z[ref] == b.z - ref_brick.z,
+                         self._has_extent(m, (b.dx, b.dy, b.dz)),
+                         self.x[m] - self.x[ref] == b.x - ref_brick.x,
+                         self.y[m] - self.y[ref] == b.y - ref_brick.y]
+                same.append(self.z[m] == 0 if b.z == 0 else self.z[m] > 0)
+            self.solver.add(z3.Not(z3.And(same + alone)))
 
     # ------------------------------------------------------------ conditions
     def condition(self, condition: Condition) -> BoolRef:
@@ -520,6 +529,25 @@ class TowerModel:
             indices.append(i)
         return tuple(bricks), tuple(indices)
 
+
+
+def _turns(bricks: Sequence[PlacedBrick]) -> list[list[PlacedBrick]]:
+    """The bricks as they are and after each of the other 7 turns and mirrorings of the
+    square about an upright axis (positions relative to each other are what matters)."""
+    out = []
+    for swap in (False, True):
+        for flip_x in (False, True):
+            for flip_y in (False, True):
+                turned = []
+                for b in bricks:
+                    x, y, dx, dy = (b.y, b.x, b.dy, b.dx) if swap else (b.x, b.y, b.dx, b.dy)
+                    if flip_x:
+                        x = -(x + dx)
+                    if flip_y:
+                        y = -(y + dy)
+                    turned.append(replace(b, x=x, y=y, dx=dx, dy=dy))
+                out.append(turned)
+    return out
 
 
 def _scaled_compare(
