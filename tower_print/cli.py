@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 from collections.abc import Callable, Iterator
@@ -102,11 +103,20 @@ def reports_user_errors(command: F) -> F:
             text = f"{where}: {error.strerror}" if where and error.strerror else str(error)
             typer.echo(f"error: {text}", err=True)
             raise typer.Exit(2) from None
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, ctypes.ArgumentError) as error:
+            if not interrupted(error):
+                raise
             typer.echo("interrupted: nothing written", err=True)
             raise typer.Exit(130) from None
 
     return run  # type: ignore[return-value]
+
+
+def interrupted(error: BaseException) -> bool:
+    """Ctrl-C, also when it landed while Python was converting the arguments of a call into
+    Z3's library: ctypes then raises ArgumentError("argument 1: KeyboardInterrupt: ") instead."""
+    return isinstance(error, KeyboardInterrupt) or (
+        isinstance(error, ctypes.ArgumentError) and "KeyboardInterrupt" in str(error))
 
 
 def _challenge_epilog() -> str:
@@ -394,7 +404,9 @@ def brix_audit(
     try:
         with _audit_progress() as show:
             found = explorer.run(jobs, show)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, ctypes.ArgumentError) as error:
+        if not interrupted(error):
+            raise
         typer.echo(f"interrupted: what was learnt is kept in {explorer.log.path}; "
                    "run the same command again to resume", err=True)
         raise typer.Exit(130) from None
