@@ -316,6 +316,7 @@ def test_audit_refuses_a_conflicts_file_of_another_deck_before_it_starts(tmp_pat
     ["--cache", "/proc/no-such-place"],
     ["--conflicts-out", "/no-such-folder/conflicts.yaml"],
     ["--conflicts-out", "conflicts.txt"],
+    ["--known", "/no-such-folder/known.yaml"],
 ])
 def test_audit_bad_input_is_one_line_and_exit_2(args: list[str]) -> None:
     from typer.testing import CliRunner
@@ -326,3 +327,83 @@ def test_audit_bad_input_is_one_line_and_exit_2(args: list[str]) -> None:
     result = CliRunner().invoke(app, full)
     assert result.exit_code == 2, result.output
     assert "Traceback" not in result.output
+
+
+def _known_file(path: Path, *sets: str) -> Path:
+    from tower_print.brix.conflicts import deck_fingerprint
+
+    lines = ["deck: planted", f"fingerprint: {deck_fingerprint(load_deck(PLANTED))}",
+             "conflicts:", *(f"  - {s}" for s in sets)]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_audit_takes_known_conflicts_and_proves_only_the_others(tmp_path: Path) -> None:
+    """Three planted conflicts given with --known: the audit still ends complete with all
+    eight, proves only the five others (its log holds no proof of the three) and says so."""
+    from typer.testing import CliRunner
+
+    from tower_print.cli import app
+
+    given = {("T1", "T2"), ("T5", "T6"), ("T1", "T3", "T8")}
+    known = _known_file(tmp_path / "known.yaml", *(" ".join(s) for s in sorted(given)))
+    written = tmp_path / "conflicts.yaml"
+    result = CliRunner().invoke(app, [
+        "brix", "audit", "--deck", str(PLANTED), "--samples", "200", "--deals", "100",
+        "--jobs", "1", "--cache", str(tmp_path / "cache"), "--json", "--known", str(known),
+        "--conflicts-out", str(written)])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["complete"] and report["conflicts_taken"] == len(given)
+    assert {tuple(c["cards"]) for c in report["conflicts"]} == PLANTED_CONFLICTS
+    assert set(load_conflicts(written, load_deck(PLANTED))) == PLANTED_CONFLICTS
+    assert "--known known.yaml" in written.read_text()
+    records = [json.loads(line) for log in (tmp_path / "cache").rglob("*.jsonl")
+               for line in log.read_text().splitlines()]
+    proved = {tuple(r["cards"]) for r in records if r["kind"] == UNSOLVABLE}
+    assert proved == PLANTED_CONFLICTS - given
+
+
+def test_audit_stops_on_a_known_conflict_it_proves_not_minimal(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from tower_print.cli import app
+
+    known = _known_file(tmp_path / "known.yaml", "T3 T4", "T1 T2 T5")
+    written = tmp_path / "conflicts.yaml"
+    result = CliRunner().invoke(app, [
+        "brix", "audit", "--deck", str(PLANTED), "--samples", "200", "--deals", "100",
+        "--jobs", "1", "--cache", str(tmp_path / "cache"), "--known", str(known),
+        "--conflicts-out", str(written)])
+    assert result.exit_code == 2, result.output
+    assert ("known.yaml:5: conflicts[1]: 'T1 T2 T5' is not minimal: this audit proved its part "
+            "'T1 T2' unsolvable") in result.output
+    assert not written.exists()
+
+
+def test_a_known_conflict_that_a_tower_meets_is_disputed(tmp_path: Path) -> None:
+    deck = load_deck(PLANTED)
+    explorer = Explorer(deck, SETTINGS, tmp_path, known=[mask_of([0, 2])])  # T1 T3
+    explorer.map.add_solvable(mask_of([0, 2, 4]))  # a tower met T1 T3 T5
+    with pytest.raises(audit.KnownConflictDisputed, match="is no conflict"):
+        explorer.result(0.0)
+
+
+@pytest.mark.parametrize("content", [
+    "deck: planted\nfingerprint: 0\nconflicts: []\n",
+    "deck: green\nfingerprint: 0\nconflicts: []\n",
+])
+def test_audit_refuses_known_conflicts_of_another_deck_or_version(
+    tmp_path: Path, content: str
+) -> None:
+    from typer.testing import CliRunner
+
+    from tower_print.cli import app
+
+    known = tmp_path / "known.yaml"
+    known.write_text(content)
+    result = CliRunner().invoke(app, [
+        "brix", "audit", "--deck", str(PLANTED), "--jobs", "1", "--cache", str(tmp_path),
+        "--known", str(known)])
+    assert result.exit_code == 2, result.output
+    assert "known.yaml:" in result.output and "Traceback" not in result.output

@@ -376,6 +376,10 @@ def brix_audit(
         help="Also write the minimal conflicts found to this file, in the form of "
              "content/brix/conflicts/, where verify and deal look for a shipped deck's.")]
     = None,
+    known: Annotated[Path | None, typer.Option(
+        help="Take the minimal conflicts of this file (earlier audits' --conflicts-out, of "
+             "the same deck version) as known instead of proving them again; the audit "
+             "explores what they leave open.")] = None,
 ) -> None:
     """Certify a deck: its conflicts, the odds of an unsolvable deal, each card's price.
 
@@ -383,7 +387,12 @@ def brix_audit(
     subset test), the odds that a random deal of each level is unsolvable, and each card's
     measured difficulty against its points. Exit 0 complete, 3 incomplete (a check ran out of
     time or the budget did), 2 bad input, 130 interrupted (run again to resume)."""
-    from tower_print.brix.audit import AuditSettings, Explorer, largest_deal
+    from tower_print.brix.audit import (
+        AuditSettings,
+        Explorer,
+        KnownConflictDisputed,
+        largest_deal,
+    )
     from tower_print.brix.audit_report import audit_json, audit_text, card_prices, deal_odds
     from tower_print.brix.verify import open_deck
 
@@ -396,14 +405,27 @@ def brix_audit(
             from tower_print.brix.conflicts import read_conflict_file
 
             read_conflict_file(conflicts_out, chosen)
+    taken = None
+    if known is not None:
+        from tower_print.brix.conflicts import conflicts_to_take
+
+        if not known.is_file():
+            raise UserError(f"--known: {known}: no such conflicts file")
+        taken = conflicts_to_take(known, chosen)
+    index = {card.id: k for k, card in enumerate(chosen.cards)}
+    taken_masks = [] if taken is None else [sum(1 << index[i] for i in ids) for ids in taken.sets]
     limit = largest_deal(chosen) if max_cards is None else (max_cards or None)
     settings = AuditSettings(seed=seed, timeout=timeout, samples=samples, max_cards=limit,
                              deals=deals, deal_seeds=min(deals, AuditSettings.deal_seeds),
                              budget=budget)
-    explorer = Explorer(chosen, settings, cache)
+    explorer = Explorer(chosen, settings, cache, taken_masks)
     try:
         with _audit_progress() as show:
             found = explorer.run(jobs, show)
+    except KnownConflictDisputed as dispute:
+        assert taken is not None
+        node = taken.nodes[taken_masks.index(dispute.mask)]
+        raise node.error(f"'{node.str()}' {dispute.why}; one of the audits is wrong") from None
     except (KeyboardInterrupt, ctypes.ArgumentError) as error:
         if not interrupted(error):
             raise
@@ -417,6 +439,7 @@ def brix_audit(
                    f"--samples {samples}"
                    + ("" if max_cards is None else f" --max-cards {max_cards}")
                    + ("" if budget is None else f" --budget {budget:g}")
+                   + ("" if known is None else f" --known {known.name}")
                    + f" --conflicts-out {conflicts_out.name}")
         _write_audit_conflicts(conflicts_out, chosen, found, command)
     if as_json:

@@ -397,17 +397,34 @@ class Exploration:
     complete: bool
     stopped: bool  # the time budget ran out
     complete_up_to: int  # every conflict of at most this many cards is among `muses`
+    taken: int = 0  # of `muses`, those taken as known (`Explorer.known`), not proved here
 
 
 Progress = Callable[[dict[str, Any]], None]
 
 
+class KnownConflictDisputed(Exception):
+    """A conflict taken as known (`Explorer.known`) is not one, or not minimal: `why`."""
+
+    def __init__(self, mask: int, why: str) -> None:
+        super().__init__(why)
+        self.mask = mask
+        self.why = why
+
+
 class Explorer:
     """Runs MARCO for one deck: the map here, the solver checks in a process pool."""
 
-    def __init__(self, deck: Deck, settings: AuditSettings, cache_dir: Path | None) -> None:
+    def __init__(
+        self, deck: Deck, settings: AuditSettings, cache_dir: Path | None,
+        known: Sequence[int] = (),
+    ) -> None:
+        """`known`: minimal conflicts earlier audits proved (a conflicts file, `--known`),
+        taken as they are: the search explores only what they leave open. Each is still held
+        against what this audit proves (`KnownConflictDisputed`)."""
         self.deck = deck
         self.settings = settings
+        self.known = list(known)
         self.map = CardMap(len(deck.cards), settings.max_cards, settings.seed)
         self.folder = cache_dir or default_cache_dir()
         self.log = AuditLog(self.folder, deck)
@@ -482,6 +499,9 @@ class Explorer:
             try:
                 if not has_pool:
                     self._sample_pool(executor, say)
+                self._check_known()
+                for mask in self.known:
+                    self.map.add_mus(mask)
                 self._explore(executor, jobs, say, start)
             except BaseException:
                 _stop(executor)
@@ -568,7 +588,21 @@ class Explorer:
                      "solvable": len(self.map.solvable), "unknown": len(self.map.unknown),
                      "deals_left": len(deals), "seconds": time.monotonic() - start})
 
+    def _check_known(self) -> None:
+        """Each known conflict against what this audit learnt: no tower met all its cards and
+        no part of it was proved unsolvable."""
+        for mask in self.known:
+            if self.map.known_solvable(mask):
+                raise KnownConflictDisputed(
+                    mask, "is no conflict: this audit met a tower meeting every card of it")
+            part = next((m for m in self.map.muses if m != mask and m & ~mask == 0), None)
+            if part is not None:
+                cards = " ".join(self.deck.cards[k].id for k in members(part))
+                raise KnownConflictDisputed(
+                    mask, f"is not minimal: this audit proved its part '{cards}' unsolvable")
+
     def result(self, seconds: float) -> Exploration:
+        self._check_known()
         unminimised = set(self.unminimised)
         muses = [m for m in self.map.muses if m not in unminimised]
         hiding = [c for c in unminimised if not any(m & ~c == 0 for m in muses)]
@@ -585,4 +619,5 @@ class Explorer:
             unknown=sorted(self.map.unknown, key=order), solvable=list(self.map.solvable),
             checks=self.checks, seconds=seconds, resumed=self.resumed,
             complete=complete, stopped=self.stopped, complete_up_to=complete_up_to,
+            taken=len(set(self.known) & set(muses)),
         )

@@ -104,6 +104,7 @@ def audit_json(
         ],
         "checks": found.checks,
         "facts_resumed": found.resumed,
+        "conflicts_taken": found.taken,
         "seconds": round(found.seconds, 1),
         "note": "unsolvable means: " + LATTICE_NOTE,
     }
@@ -136,6 +137,9 @@ def audit_text(
         if found.complete_up_to:
             lines.append(f"  Every conflict of up to {found.complete_up_to} cards is among them: "
                          "a deal that holds none of those has no conflict that small.")
+    if found.taken:
+        lines.append(f"  {found.taken} of the conflicts were taken from --known (earlier "
+                     "audits proved them; not proved again here).")
     lines.append(f"  ({found.checks} solver checks this run, {found.resumed} facts read back "
                  f"from the cache, {found.seconds:.0f} s; unsolvable means: {LATTICE_NOTE})")
     lines.append("")

@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from tower_print.brix.decks import Deck
@@ -55,6 +55,7 @@ class ConflictFile:
     sets: tuple[tuple[str, ...], ...]
     complete_up_to: int = 0
     history: tuple[str, ...] = ()
+    nodes: tuple[Node, ...] = field(default=(), compare=False)  # each set's line, for errors
 
 
 def write_conflicts(path: Path, deck: Deck, known: ConflictFile, note: str) -> None:
@@ -85,7 +86,7 @@ def gather_conflicts(
     if kept is None:
         return ConflictFile(tuple(tuple(ids) for ids in found), complete_up_to,
                             (f"Built by: {command}",))
-    for ids, node in zip(kept.sets, _set_nodes(path), strict=True):
+    for ids, node in zip(kept.sets, kept.nodes, strict=True):
         old = frozenset(ids)
         clash = next((m for m in new if m != old and (m < old or old < m)), None)
         if clash is not None:
@@ -132,10 +133,22 @@ def read_conflict_file(path: Path, deck: Deck) -> ConflictFile | None:
         return ids
 
     complete = root.get("complete_up_to")
+    nodes = tuple(root["conflicts"].items())
     return ConflictFile(
-        tuple(node.parsed(card_ids) for node in root["conflicts"].items()),
+        tuple(node.parsed(card_ids) for node in nodes),
         0 if complete is None else complete.int(low=0),
-        _history(path, deck))
+        _history(path, deck), nodes)
+
+
+def conflicts_to_take(path: Path, deck: Deck) -> ConflictFile:
+    """The conflicts an audit is to take as known (`brix audit --known`): those of a file
+    written for this very version of `deck`, or an error naming the file's fingerprint."""
+    known = read_conflict_file(path, deck)
+    if known is None:
+        raise load_yaml(path, fast=True)["fingerprint"].error(
+            f"these conflicts are of another version of deck '{deck.name}' (its conditions, "
+            "rule or bricks changed); audit it without --known")
+    return known
 
 
 def _history(path: Path, deck: Deck) -> tuple[str, ...]:
@@ -149,10 +162,6 @@ def _history(path: Path, deck: Deck) -> tuple[str, ...]:
         if line not in fixed:
             lines.append(line.removeprefix("#").removeprefix(" "))
     return tuple(lines[:-1])
-
-
-def _set_nodes(path: Path) -> list[Node]:
-    return list(load_yaml(path, fast=True)["conflicts"].items())
 
 
 _KNOWN: dict[tuple[str, tuple[tuple[str, str], ...]], tuple[frozenset[Condition], ...]] = {}
