@@ -3,13 +3,15 @@
     python benchmarks/brix_audit.py --deck green --budget 1800          # 30 min, fresh cache
     python benchmarks/brix_audit.py --deck pink --budget 1800 --jobs 2
     python benchmarks/brix_audit.py --generate 50 --budget 900          # a generated deck
+    python benchmarks/brix_audit.py --deck green --known content/brix/conflicts/green.yaml
 
 Runs the audit exactly as the command does (same code, a fresh cache folder unless --cache is
 given, so nothing is resumed by accident) and prints: whether the certificate is complete, the
 minimal conflicts found by size, undecided sets, solver checks and seeds by outcome, the time
 spent drawing the tower pool and exploring, the odds of an unsolvable deal per level and the
-cards priced wrong. With --generate N it first generates an N-card deck (seed 1, 22 of 50
-worth 3 points, scaled) and times that too.
+cards priced wrong. With --known FILE the audit takes that file's conflicts as known (as
+`brix audit --known` does) and goes on from them. With --generate N it first generates an
+N-card deck (seed 1, 22 of 50 worth 3 points, scaled) and times that too.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from pathlib import Path
 
 from tower_print.brix.audit import AuditSettings, Explorer, largest_deal
 from tower_print.brix.audit_report import card_prices, deal_odds
+from tower_print.brix.conflicts import conflicts_to_take
 from tower_print.brix.decks import load_deck
 from tower_print.brix.marco import members
 from tower_print.brix.verify import open_deck
@@ -54,6 +57,8 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per check")
     parser.add_argument("--samples", type=int, default=AuditSettings.samples)
     parser.add_argument("--cache", type=Path, default=None, help="resume from this folder")
+    parser.add_argument("--known", type=Path, default=None,
+                        help="take this conflicts file's sets as known (brix audit --known)")
     args = parser.parse_args()
     folder = args.cache or Path(tempfile.mkdtemp(prefix="audit-bench-"))
     if args.generate:
@@ -68,7 +73,12 @@ def main() -> None:
     def progress(state: dict) -> None:  # type: ignore[type-arg]
         phases.setdefault(state["phase"], time.perf_counter() - start)
 
-    explorer = Explorer(deck, settings, folder)
+    taken: list[int] = []
+    if args.known is not None:
+        index = {card.id: k for k, card in enumerate(deck.cards)}
+        taken = [sum(1 << index[i] for i in ids)
+                 for ids in conflicts_to_take(args.known, deck).sets]
+    explorer = Explorer(deck, settings, folder, taken)
     found = explorer.run(args.jobs, progress)
     seconds = time.perf_counter() - start
     kinds: Counter[str] = Counter()
@@ -84,6 +94,8 @@ def main() -> None:
     print(f"  {'COMPLETE' if found.complete else 'INCOMPLETE'} after {seconds:.0f} s "
           f"(pool drawn in {phases.get('explore', seconds):.0f} s)")
     sizes = Counter(m.bit_count() for m in found.muses)
+    if taken:
+        print(f"  {found.taken} of the conflicts taken from {args.known}, not proved again")
     print(f"  minimal conflicts: {len(found.muses)}, by size "
           + ", ".join(f"{k}: {v}" for k, v in sorted(sizes.items())))
     print(f"  not minimised in time: {len(found.conflicts_unminimised)}; undecided sets: "
