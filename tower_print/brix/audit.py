@@ -37,6 +37,7 @@ import os
 import random
 import signal
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -69,6 +70,8 @@ triples), and says so. On the thirteenth session's 30-minute audits, 357 (green)
 triples were still unexplained."""
 TIME_LIMIT = "no answer within"
 """How the note of an "unknown" that ran out of time starts (other unknowns are retried)."""
+PARENT_POLL = 0.5
+"""Seconds between a worker's looks at whether the audit's process still runs."""
 
 
 @dataclass(frozen=True)
@@ -340,7 +343,22 @@ _DECIDER: SeedDecider | None = None
 def _start_worker(deck: Deck, seed: int, timeout: float, folder: Path) -> None:
     global _DECIDER
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    _exit_with_parent()
     _DECIDER = SeedDecider(deck, seed, timeout, AuditLog(folder, deck))
+
+
+def _exit_with_parent() -> None:
+    """End this worker as soon as the audit's own process is gone. The parent stops its
+    workers on Ctrl-C, but when it is killed outright (`kill`, a job's time limit) nobody
+    does: a worker went on with its check at full speed and then waited forever for work."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
 def _decide(seed: int) -> Outcome:
