@@ -23,7 +23,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from tower_print.brix.audit import AuditSettings, Explorer, largest_deal
+from tower_print.brix.audit import AuditSettings, Explorer, card_masks, largest_deal
 from tower_print.brix.audit_report import card_prices, deal_odds
 from tower_print.brix.conflicts import conflicts_to_take
 from tower_print.brix.decks import load_deck
@@ -73,11 +73,8 @@ def main() -> None:
     def progress(state: dict) -> None:  # type: ignore[type-arg]
         phases.setdefault(state["phase"], time.perf_counter() - start)
 
-    taken: list[int] = []
-    if args.known is not None:
-        index = {card.id: k for k, card in enumerate(deck.cards)}
-        taken = [sum(1 << index[i] for i in ids)
-                 for ids in conflicts_to_take(args.known, deck).sets]
+    known = () if args.known is None else conflicts_to_take(args.known, deck).sets
+    taken = card_masks(deck, known)
     explorer = Explorer(deck, settings, folder, taken)
     found = explorer.run(args.jobs, progress)
     seconds = time.perf_counter() - start

@@ -391,6 +391,7 @@ def brix_audit(
         AuditSettings,
         Explorer,
         KnownConflictDisputed,
+        card_masks,
         largest_deal,
     )
     from tower_print.brix.audit_report import audit_json, audit_text, card_prices, deal_odds
@@ -412,8 +413,7 @@ def brix_audit(
         if not known.is_file():
             raise UserError(f"--known: {known}: no such conflicts file")
         taken = conflicts_to_take(known, chosen)
-    index = {card.id: k for k, card in enumerate(chosen.cards)}
-    taken_masks = [] if taken is None else [sum(1 << index[i] for i in ids) for ids in taken.sets]
+    taken_masks = [] if taken is None else card_masks(chosen, taken.sets)
     limit = largest_deal(chosen) if max_cards is None else (max_cards or None)
     settings = AuditSettings(seed=seed, timeout=timeout, samples=samples, max_cards=limit,
                              deals=deals, deal_seeds=min(deals, AuditSettings.deal_seeds),
