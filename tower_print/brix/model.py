@@ -380,7 +380,7 @@ class TowerModel:
                     alone.append(z3.Not(self.rests_on(u, m)))
         seen = set()
         for turned in _turns([tower[k] for k in members]):
-            key = tuple((b.x, b.y, b.dx, b.dy) for b in turned)
+            key = tuple((b.x - turned[0].x, b.y - turned[0].y, b.dx, b.dy) for b in turned)
             if key in seen:
                 continue
             seen.add(key)
