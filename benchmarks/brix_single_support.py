@@ -39,8 +39,7 @@ def main() -> None:
     def grow(tower: tuple[PlacedBrick, ...]) -> None:
         if len(tower) == 5:
             counts["towers"] += 1
-            named = (gray, *(PlacedBrick(f"{c}-1", c, b.x, b.y, b.z, b.dx, b.dy, b.dz)
-                             for c, b in zip(COLOURS, tower[1:], strict=True)))
+            named = _coloured(tower, COLOURS)
             judge = Evaluator(named, bricks)
             if not all(judge.condition(card) for card in colour_free):
                 return
@@ -84,11 +83,15 @@ def _resting_places(
     return found
 
 
-def _colourings(tower: tuple[PlacedBrick, ...]) -> list[tuple[PlacedBrick, ...]]:
+def _coloured(tower: tuple[PlacedBrick, ...], order: tuple[str, ...]) -> tuple[PlacedBrick, ...]:
+    """Gray as it is, the other bricks coloured in `order`, one brick of each colour."""
     gray, *rest = tower
-    return [(gray, *(PlacedBrick(f"{c}-1", c, b.x, b.y, b.z, b.dx, b.dy, b.dz)
-                     for c, b in zip(order, rest, strict=True)))
-            for order in permutations(COLOURS)]
+    return (gray, *(PlacedBrick(f"{c}-1", c, b.x, b.y, b.z, b.dx, b.dy, b.dz)
+                    for c, b in zip(order, rest, strict=True)))
+
+
+def _colourings(tower: tuple[PlacedBrick, ...]) -> list[tuple[PlacedBrick, ...]]:
+    return [_coloured(tower, order) for order in permutations(COLOURS)]
 
 
 if __name__ == "__main__":
