@@ -12,6 +12,8 @@ from tower_print.brix.checker import problems
 from tower_print.brix.decks import shipped_deck
 from tower_print.brix.geometry import PlacedBrick
 from tower_print.brix.language import parse
+from tower_print.brix.solver import UNKNOWN, Labeled, Verdict
+from tower_print.brix.verify import verdict_text
 from tower_print.cli import app
 
 runner = CliRunner()
@@ -98,3 +100,16 @@ def test_own_deck_file_is_verified(tmp_path: Path) -> None:
     result = run("M1", "--deck", str(deck), "--json")
     assert result.exit_code == 0, result.output
     assert len(json.loads(result.output)["tower"]["bricks"]) == 4
+
+
+def test_unknown_says_when_only_standing_is_in_doubt() -> None:
+    """An undecided question whose Z3 candidates all fell says how many met every card (the
+    arrangement exists; whether one stands is the doubt); with none it says nothing of it."""
+    deck = shipped_deck("pink")
+    items = [Labeled(c.id, c.text, c.condition) for c in deck.cards[:2]]
+    labels = tuple(it.label for it in items)
+    some = verdict_text(Verdict(UNKNOWN, labels, seconds=60.0, candidates=3), items, deck)
+    none = verdict_text(Verdict(UNKNOWN, labels, seconds=60.0), items, deck)
+    assert some.startswith("unknown: P01 + P02: no answer within the time limit (60.0 s)")
+    assert "Z3 found 3 towers meeting every card, and every one falls" in some
+    assert "Z3 found" not in none and "a longer --timeout may settle it" in none

@@ -173,6 +173,7 @@ def decide(
     if unknown:
         full.status = UNKNOWN
         full.conflict = None
+        full.candidates = 0  # those fell on the way to the full round's (settled) conflict
         result.notes.append("time ran out before every card to set aside was tried")
     elif suspects:
         result.notes.append("setting aside any one card still leaves a contradiction")

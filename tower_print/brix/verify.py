@@ -124,7 +124,19 @@ def verdict_text(verdict: Verdict, items: Sequence[Labeled], deck: Deck) -> str:
             lines.append("  (no card needed: the brick rules alone cannot be met)")
         lines.append(f"  {LATTICE_NOTE}")
         return "\n".join(lines)
-    return f"unknown: {labels}: no answer within the time limit ({took}); try a longer --timeout"
+    return (f"unknown: {labels}: no answer within the time limit ({took})"
+            f"{falling_note(verdict.candidates)}; a longer --timeout may settle it")
+
+
+def falling_note(falling: int) -> str:
+    """What an undecided question's search got to: Z3's candidates meet every card by the
+    model, so when there were some, only standing is in doubt (a designer's cue that the cards
+    ask for a precarious tower, not an impossible arrangement)."""
+    if not falling:
+        return ""
+    towers = "tower" if falling == 1 else "towers"
+    return (f"; Z3 found {falling} {towers} meeting every card, and every one falls, so what is "
+            "in doubt is whether any such tower stands")
 
 
 def challenges_json(challenges: Sequence[Challenge]) -> list[dict[str, Any]]:
