@@ -185,7 +185,7 @@ def listed_towers(name: str) -> tuple[tuple[PlacedBrick, ...], ...]:
 def judged(name: str, text: str) -> frozenset[int]:
     """Indices of the listed towers that meet `text` (by the evaluator)."""
     brick_set, _ = SETS[name]
-    condition = parse(text, brick_set.color_names)
+    condition = _parse(name, text)
     return frozenset(k for k, tower in enumerate(listed_towers(name))
                      if Evaluator(tower, brick_set).condition(condition))
 
