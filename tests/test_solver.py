@@ -86,7 +86,8 @@ def test_time_limit_gives_unknown_never_a_guess() -> None:
 
 def z3_calls(solver: TowerSolver) -> list[tuple[frozenset[str], frozenset[str], str, set[str]]]:
     """Records every check of the solver's Z3 model: (cards switched on, hints switched on,
-    answer, names in the unsat core)."""
+    answer, names in the unsat core). Colour orders (`order_...`) are neither: they only break
+    the symmetry the cards have."""
     calls: list[tuple[frozenset[str], frozenset[str], str, set[str]]] = []
     inner = solver.model.solver
     check = inner.check
@@ -96,7 +97,8 @@ def z3_calls(solver: TowerSolver) -> list[tuple[frozenset[str], frozenset[str], 
         core = {str(c) for c in inner.unsat_core()} if answer == z3.unsat else set()
         names = [str(a) for a in assumptions]
         calls.append((frozenset(n for n in names if n.startswith("card_")),
-                      frozenset(n for n in names if not n.startswith("card_")), str(answer), core))
+                      frozenset(n for n in names if not n.startswith(("card_", "order_"))),
+                      str(answer), core))
         return answer
 
     inner.check = spy  # type: ignore[method-assign]

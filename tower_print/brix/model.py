@@ -226,12 +226,28 @@ class TowerModel:
             members = [b.index for b in self.brick_set.by_color(colour)]
             for a, b in zip(members, members[1:], strict=False):
                 self.solver.add(z3.Implies(self.used[b], self.used[a]))
-                before = z3.Or(
-                    self.z[a] < self.z[b],
-                    z3.And(self.z[a] == self.z[b], self.x[a] < self.x[b]),
-                    z3.And(self.z[a] == self.z[b], self.x[a] == self.x[b], self.y[a] < self.y[b]),
-                )
+                before = self._before(a, b)
                 self.solver.add(z3.Implies(self.used[b], before))
+
+    def _before(self, a: int, b: int) -> BoolRef:
+        """Brick a's minimum corner comes before b's: lower, then smaller x, then smaller y.
+        Two bricks never share a corner (they would overlap), so this orders any two."""
+        return z3.Or(
+            self.z[a] < self.z[b],
+            z3.And(self.z[a] == self.z[b], self.x[a] < self.x[b]),
+            z3.And(self.z[a] == self.z[b], self.x[a] == self.x[b], self.y[a] < self.y[b]),
+        )
+
+    def colour_order(self, block: Sequence[str]) -> BoolRef:
+        """A literal that, assumed, puts the colours of `block` in order: the first brick of
+        each (the one `_add_symmetry_breaking` puts first, always used under both brick rules)
+        before the first brick of the next. Sound only for questions whose cards cannot tell
+        these colours apart (tower_print/brix/symmetry.py): any tower meeting them can be
+        recoloured into this order."""
+        def make() -> BoolRef:
+            firsts = [self.brick_set.by_color(c)[0].index for c in block]
+            return z3.And([self._before(a, b) for a, b in zip(firsts, firsts[1:], strict=False)])
+        return self._named(("order", *block), make)
 
     def _shrunk_edges(
         self, axis: int, i: int, j: int | None

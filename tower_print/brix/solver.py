@@ -15,19 +15,26 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import z3
 
 from tower_print.brix.bricks import BrickSet
 from tower_print.brix.checker import check_witness
 from tower_print.brix.difficulty import TowerPool
+from tower_print.brix.evaluate import Evaluator
 from tower_print.brix.geometry import PlacedBrick
 from tower_print.brix.language import Condition
 from tower_print.brix.model import DIRECTIONS, TowerModel
 from tower_print.brix.search import SEARCH_STEPS, TowerSearch
 from tower_print.brix.shapes import ShapeLibrary
 from tower_print.brix.statics import part_balanced, smallest_failing_part
+from tower_print.brix.symmetry import (
+    colourings,
+    interchangeable_colours,
+    keeps_symmetry,
+    most_symmetric_without_one,
+)
 from tower_print.brix.z3_threads import gc_paused
 
 SOLVABLE, UNSOLVABLE, UNKNOWN = "solvable", "unsolvable", "unknown"
@@ -35,6 +42,10 @@ HINT_WORK = 20_000_000
 """Z3 resource units (its deterministic `rlimit` count) one hint phase may use: about two
 seconds on the 2-core machine the benchmarks ran on."""
 PROBE_WORK = 2_000_000
+SIDE_RATIO = 4
+"""A side question (`TowerSolver._side_question`) must put at least this many times the
+colourings of the main one in order: a side question costs main checks, and a gain of 2 did
+not pay for them on the slow solvable deals."""
 """Z3 resource units of the first, unhinted look (about 0.2 s). Cards that contradict each
 other are mostly refuted there in 0.1-0.3 s, while under the hints, which steer Z3 towards towers
 that stand, the same proof often ran out both hint budgets first (3-4 s per proof, and core
@@ -156,8 +167,9 @@ class TowerSolver:
             if known is not None:
                 check_witness(known, self.brick_set, self.all_used, conditions)
                 return SOLVABLE, known, ()
-        for item in items:
-            self._switch(item)  # Z3 terms are built here, not in the Z3 thread
+        # Z3 terms are built here, not in the Z3 thread
+        main = self._question(items)
+        side = self._side_question(main)
         race = _Race(any_tower)
         # Z3 contexts are not thread-safe, and Python's cyclic garbage collector, run in this
         # thread, would free Z3 objects (Z3_dec_ref on the same context) while Z3 works in the
@@ -166,7 +178,7 @@ class TowerSolver:
         # during the race; reference counting still frees everything that is not a cycle.
         with gc_paused():
             worker = threading.Thread(
-                target=race.run_z3, args=(lambda: self._z3_check(items, deadline, race),),
+                target=race.run_z3, args=(lambda: self._z3_check(main, side, deadline, race),),
                 daemon=True)
             worker.start()
             try:
@@ -223,13 +235,58 @@ class TowerSolver:
         starts by lowering it, and one on an empty solver costs nothing."""
         z3.Solver(ctx=self.model.ctx).check()
 
+    def _question(self, items: Sequence[Labeled]) -> _Question:
+        """The literals that ask Z3 about `items`, with the colours they cannot tell apart put
+        in order (tower_print/brix/symmetry.py)."""
+        blocks = interchangeable_colours([it.condition for it in items], self.brick_set)
+        return _Question(tuple(items), {self._switch(it): it for it in items},
+                         {self.model.colour_order(b): b for b in blocks})
+
+    def _side_question(self, main: _Question) -> _Question | None:
+        """The main question's cards but the one whose absence leaves the most colourings in
+        order (`_z3_check` says how it is used), when that saves at least `SIDE_RATIO` times
+        main's colourings and the pool holds no tower meeting the rest (then they can be
+        built, and no proof is to be had there). It is asked more often the more it saves:
+        half the ratio per check of the main question (one pink deal, 24 colourings against 2:
+        asked every other time it took 50 s, only it 37 s)."""
+        cards = [it.condition for it in main.items]
+        dropped = most_symmetric_without_one(cards, self.brick_set)
+        if dropped is None:
+            return None
+        rest = [it for k, it in enumerate(main.items) if k != dropped]
+        blocks = interchangeable_colours([it.condition for it in rest], self.brick_set)
+        ratio = colourings(blocks) // colourings(tuple(main.orders.values()))
+        if ratio < SIDE_RATIO or (self.pool is not None and self.pool.witness(
+                [it.condition for it in rest]) is not None):
+            return None
+        return replace(self._question(rest), turns=ratio // 2)
+
+    def _conflict(self, question: _Question, core: set[str]) -> tuple[Labeled, ...]:
+        """The cards of an unsat core. When the core used a colour order, its cards alone
+        are a proof only if they cannot tell those colours apart either; else the question's
+        cards are (the order is sound for them)."""
+        cards = tuple(it for lit, it in question.literals.items() if str(lit) in core)
+        ordered = [b for lit, b in question.orders.items() if str(lit) in core]
+        if ordered and not keeps_symmetry([c.condition for c in cards], ordered,
+                                          self.brick_set):
+            return question.items
+        return cards
+
     def _z3_check(
-        self, items: Sequence[Labeled], deadline: float, race: _Race,
+        self, main: _Question, side: _Question | None, deadline: float, race: _Race,
     ) -> tuple[str, tuple[PlacedBrick, ...] | None, tuple[Labeled, ...]]:
         """Z3 proposes, the LP disposes (see the module docstring); UNKNOWN when the race stops
-        Z3 or the deadline passes."""
+        Z3 or the deadline passes.
+
+        `side` (`_side_question`): the cards without the one whose absence leaves the most
+        colours interchangeable. Once the hinted phases are over, Z3 is asked about it
+        `side.turns` times for each time it is asked about the cards: a proof that it cannot be
+        built settles the whole question, and with more colours in order Z3 meets each falling
+        arrangement in fewer colourings (one pink deal, unknown at 120 s, was proved in 50 s
+        this way). Its falling candidates teach lemmas like any other; once it has a standing
+        tower it is no longer asked."""
         stop = race.stop_z3
-        literals = {self._switch(item): item for item in items}
+        items = main.items
         solver = self.model.solver
         # Phases first, each with a budget of Z3 work (not of seconds, so that the same
         # question takes the same path on any machine and the answer is reproducible): a short
@@ -237,7 +294,7 @@ class TowerSolver:
         # usually found fast. A phase ends when its budget is spent or its hints take part in a
         # contradiction; only a contradiction without hints is "unsolvable".
         phases = list(self.phases)
-        spent = used = 0
+        spent = used = final_checks = 0
         while True:
             if phases and spent >= phases[0][1]:
                 phases.pop(0)
@@ -254,12 +311,18 @@ class TowerSolver:
                 limit = min(limit, self.work - used) if limit else self.work - used
             solver.set("rlimit", limit)
             before = _work_done(solver)
+            ask = main
+            if not phases:
+                final_checks += 1
+                if side is not None and final_checks % (side.turns + 1) != 1:
+                    ask = side
             with self._guard:
                 if stop.is_set():
                     return UNKNOWN, None, ()
                 self._checking = True
             try:
-                answer = solver.check(*literals, *(phases[0][0] if phases else ()))
+                answer = solver.check(*ask.literals, *ask.orders,
+                                      *(phases[0][0] if phases else ()))
             finally:
                 with self._guard:
                     self._checking = False
@@ -283,11 +346,17 @@ class TowerSolver:
                         phases.pop(0)
                     spent = 0
                     continue
-                conflict = tuple(it for lit, it in literals.items() if str(lit) in core)
-                return UNSOLVABLE, None, conflict
+                return UNSOLVABLE, None, self._conflict(ask, core)
             self.candidates += 1
             tower, indices = self.model.tower(solver.model())
             part = smallest_failing_part(tower, self.brick_set.stability_margin)
+            if ask is side:
+                if part is None and not meets(tower, self.brick_set, items):
+                    side = None  # the side cards can be built: no proof to be had there
+                    continue
+                if part is not None:
+                    self._learn(tower, indices, part)
+                    continue
             if part is None:
                 check_witness(tower, self.brick_set, self.all_used,
                               [(it.label, it.condition) for it in items])
@@ -298,10 +367,16 @@ class TowerSolver:
                 return SOLVABLE, nudged, ()
             if stop.is_set() or time.monotonic() > deadline:
                 return UNKNOWN, None, ()
-            self.model.require_part_balance([indices[k] for k in part])
-            if part_balanced(tower, part, self.brick_set.stability_margin, DIRECTIONS):
-                self.model.forbid_unstable_part(tower, indices, part)
-            self.lemmas += 1
+            self._learn(tower, indices, part)
+
+    def _learn(
+        self, tower: tuple[PlacedBrick, ...], indices: Sequence[int], part: set[int]
+    ) -> None:
+        """The stability lemmas for a candidate whose `part` cannot be held (module docstring)."""
+        self.model.require_part_balance([indices[k] for k in part])
+        if part_balanced(tower, part, self.brick_set.stability_margin, DIRECTIONS):
+            self.model.forbid_unstable_part(tower, indices, part)
+        self.lemmas += 1
 
     def _nudged(
         self, tower: tuple[PlacedBrick, ...], items: Sequence[Labeled], stop: Callable[[], bool],
@@ -364,6 +439,24 @@ class TowerSolver:
 
 
 Outcome = tuple[str, tuple[PlacedBrick, ...] | None, tuple[Labeled, ...]]
+
+
+@dataclass(frozen=True)
+class _Question:
+    """What one Z3 check assumes: a literal per card, and per block of colours the cards
+    cannot tell apart, the literal putting it in order."""
+
+    items: tuple[Labeled, ...]
+    literals: dict[z3.BoolRef, Labeled]
+    orders: dict[z3.BoolRef, tuple[str, ...]]
+    turns: int = 1
+    """Checks of this question (a side question) for each check of the main one."""
+
+
+def meets(tower: tuple[PlacedBrick, ...], brick_set: BrickSet, items: Sequence[Labeled]) -> bool:
+    """Does the tower meet every card (the plain-Python evaluator)?"""
+    evaluator = Evaluator(tower, brick_set)
+    return all(evaluator.condition(it.condition) for it in items)
 
 
 class _Race:
