@@ -42,14 +42,14 @@ HINT_WORK = 20_000_000
 """Z3 resource units (its deterministic `rlimit` count) one hint phase may use: about two
 seconds on the 2-core machine the benchmarks ran on."""
 PROBE_WORK = 2_000_000
-SIDE_RATIO = 4
-"""A side question (`TowerSolver._side_question`) must put at least this many times the
-colourings of the main one in order: a side question costs main checks, and a gain of 2 did
-not pay for them on the slow solvable deals."""
 """Z3 resource units of the first, unhinted look (about 0.2 s). Cards that contradict each
 other are mostly refuted there in 0.1-0.3 s, while under the hints, which steer Z3 towards towers
 that stand, the same proof often ran out both hint budgets first (3-4 s per proof, and core
 minimisation proves several)."""
+SIDE_RATIO = 4
+"""A side question (`TowerSolver._side_question`) must put at least this many times the
+colourings of the main one in order: a side question costs main checks, and a gain of 2 did
+not pay for them on the slow solvable deals."""
 
 
 @dataclass(frozen=True)
