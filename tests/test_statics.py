@@ -63,3 +63,20 @@ def test_a_centre_exactly_over_the_edge_of_its_support_still_reaches_the_linear_
     assert statics.stands((upright, on_edge), 0.0)
     assert not statics._centre_supported((upright, on_edge), statics.contacts(
         (upright, on_edge), 0.25), frozenset({1}))
+
+
+def test_failing_parts_names_each_falling_part_once_smallest_first() -> None:
+    """Two uprights each carrying a lying brick that overhangs by half its length, and a
+    brick lying safely on the table: each overhanging brick is a failing part of its own; the
+    columns under them hold those parts, so they are not named again; a standing tower has
+    none."""
+    tower = (
+        PlacedBrick("red-1", "red", 0, 0, 0, 2, 2, 4),
+        PlacedBrick("blue-1", "blue", 0, 0, 4, 4, 2, 2),
+        PlacedBrick("red-2", "red", 10, 0, 0, 2, 2, 4),
+        PlacedBrick("blue-2", "blue", 10, 0, 4, 4, 2, 2),
+        PlacedBrick("yellow-1", "yellow", 20, 0, 0, 4, 2, 2),
+    )
+    assert statics.failing_parts(tower, 0.25) == [{1}, {3}]
+    centred = tower[:1] + (PlacedBrick("blue-1", "blue", -1, 0, 4, 4, 2, 2),)
+    assert statics.failing_parts(centred, 0.25) == []

@@ -173,21 +173,26 @@ def upward_closure(bricks: tuple[PlacedBrick, ...], start: int) -> set[int]:
                                       if j != k and rests_on(other, bricks[k])))
 
 
-def smallest_failing_part(bricks: tuple[PlacedBrick, ...], margin: float) -> set[int] | None:
-    """None when the tower stands; else the smallest upward-closed part that cannot be held.
+def failing_parts(bricks: tuple[PlacedBrick, ...], margin: float) -> list[set[int]]:
+    """Empty when the tower stands; else the upward-closed parts that cannot be held and hold
+    no smaller such part, smallest first (the whole tower when no upward closure of one brick
+    fails alone).
 
     Such a part is unstable whatever lies outside it, as long as nothing else rests on it and
-    nothing else holds it up; that is what makes it a reusable reason to reject towers.
+    nothing else holds it up; that is what makes it a reusable reason to reject towers. A
+    falling tower often has two or three of them (two leaning columns): each is a lemma of its
+    own, and learning them all at once spares Z3 the candidates that fix one and keep another.
     """
     if stands(bricks, margin):
-        return None
-    parts = sorted(
+        return []
+    closures = sorted(
         (upward_closure(bricks, i) for i in range(len(bricks))), key=lambda p: (len(p), sorted(p))
     )
-    for part in parts:
-        if not stands(bricks, margin, part):
-            return part
-    return set(range(len(bricks)))
+    found: list[set[int]] = []
+    for part in closures:
+        if not any(smaller <= part for smaller in found) and not stands(bricks, margin, part):
+            found.append(part)
+    return found or [set(range(len(bricks)))]
 
 
 def part_balanced(
