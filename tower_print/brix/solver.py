@@ -2,7 +2,8 @@
 
 The loop (counterexample-guided, "lazy" stability): Z3 finds a tower meeting the cards and the
 necessary balance conditions in `model`; the LP in `statics` checks it exactly; if it falls, the
-smallest parts that cannot be held are forbidden as lemmas and Z3 is asked again. Lemmas are facts
+parts that cannot be held (each holding no smaller such part) are forbidden as lemmas and Z3 is
+asked again. Lemmas are facts
 about towers, not about cards, so they stay valid for every later question on the same solver.
 
 Verdicts: "solvable" with a tower the independent checker has re-verified; "unsolvable" with a

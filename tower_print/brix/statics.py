@@ -179,9 +179,8 @@ def failing_parts(bricks: tuple[PlacedBrick, ...], margin: float) -> list[set[in
     fails alone).
 
     Such a part is unstable whatever lies outside it, as long as nothing else rests on it and
-    nothing else holds it up; that is what makes it a reusable reason to reject towers. A
-    falling tower often has two or three of them (two leaning columns): each is a lemma of its
-    own, and learning them all at once spares Z3 the candidates that fix one and keep another.
+    nothing else holds it up; that is what makes it a reusable reason to reject towers (the
+    solver learns each: `TowerSolver._learn`).
     """
     if stands(bricks, margin):
         return []
