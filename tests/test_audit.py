@@ -272,6 +272,28 @@ def test_interrupted_audit_resumes_to_the_same_result(planted_audit, tmp_path: P
     assert resumed.muses == fresh.muses
 
 
+def test_the_budget_stops_the_checks_under_way_and_they_are_asked_again_on_resume(
+    tmp_path: Path,
+) -> None:
+    """The budget ends the run, not only the handing out of sets: the check under way when it
+    ends (S1 + S2 + S3 takes Z3 minutes) stops too, and its set, undecided, is not taken as a
+    fact by the next run. Before, the audit waited for it: a minute here, 5 past a
+    30-minute budget on the green deck."""
+    deck = load_deck(Path(__file__).parent / "data" / "brix-slow.yaml")
+    settings = AuditSettings(seed=3, timeout=60, samples=100, deals=20, deal_seeds=5, budget=8)
+    started = time.monotonic()
+    found = Explorer(deck, settings, tmp_path).run(jobs=2)
+    assert time.monotonic() - started < settings.budget + 20
+    assert found.stopped and not found.complete and found.unknown
+    records = [json.loads(line) for line in Explorer(deck, settings, tmp_path).log.path.open()]
+    cut = [r for r in records if r.get("note") == audit.BUDGET_SPENT]
+    assert cut and all(r["kind"] == "unknown" for r in cut)
+    again = Explorer(deck, settings, tmp_path)
+    again.replay()
+    assert again.resumed == len(records) - len(cut)
+    assert not again.map.unknown
+
+
 def test_audit_command_reports_and_exits_by_completeness(tmp_path: Path) -> None:
     from typer.testing import CliRunner
 

@@ -19,7 +19,8 @@ test: it is unsolvable exactly when it contains one of them. The search is MARCO
 
 By default only sets of at most as many cards as a deal can hold are explored (`max_cards`): a
 larger conflict can never be dealt. A check that runs out of time is "unknown": its set is set
-aside and the audit says it is incomplete, never complete.
+aside and the audit says it is incomplete, never complete. A `budget` ends the whole run: the
+checks under way stop at it too, and what they leave undecided is asked again on resume.
 
 Every answer is appended to a log in the cache folder as soon as it is in; an interrupted run
 replays the log and goes on, and workers read it too, so one process's finds spare the others
@@ -70,6 +71,9 @@ triples), and says so. On the thirteenth session's 30-minute audits, 357 (green)
 triples were still unexplained."""
 TIME_LIMIT = "no answer within"
 """How the note of an "unknown" that ran out of time starts (other unknowns are retried)."""
+BUDGET_SPENT = "the audit's time budget ran out"
+"""The note of an "unknown" cut short by `--budget` before its own time limit: retried on
+resume, like every unknown whose note is not `TIME_LIMIT`'s."""
 PARENT_POLL = 0.5
 """Seconds between a worker's looks at whether the audit's process still runs."""
 
@@ -243,6 +247,9 @@ class SeedDecider:
         self.deck = deck
         self.seed = seed
         self.timeout = timeout
+        # When the audit's budget ends (`time.monotonic()`, which is the same clock in every
+        # process of the machine), or None: no check runs past it.
+        self.stop_at: float | None = None
         self.solver = self._fresh_solver()
         self.asked = 0  # the cards this solver has been asked about (its switches)
         self.items = [Labeled(c.id, c.text, c.condition) for c in deck.cards]
@@ -255,7 +262,8 @@ class SeedDecider:
         return mask_of(k for k, c in enumerate(self.deck.cards) if judge.condition(c.condition))
 
     def check(self, mask: int, trace: list[tuple[int, str, float]]) -> tuple[str, int, str]:
-        """(status, cards met by the witness or cards in the unsat core, note)."""
+        """(status, cards met by the witness or cards in the unsat core, note); "unknown" with
+        the note `BUDGET_SPENT` when the audit's budget ended first."""
         start = time.monotonic()
         status, found, note = self._check(mask)
         trace.append((mask.bit_count(), status, round(time.monotonic() - start, 3)))
@@ -273,19 +281,25 @@ class SeedDecider:
         G25 G31 G37 and G09 G32 G48 were undecided at 60 s in the fourteenth session's
         audit, and a fresh solver proves them in 8-9 s (benchmarks/RESULTS.md)."""
         status, found, note = self._check_on(mask)
-        if status == UNKNOWN and self.asked & ~mask:
+        if status == UNKNOWN and note != BUDGET_SPENT and self.asked & ~mask:
             self.solver, self.asked = self._fresh_solver(), 0
             status, found, note = self._check_on(mask)
         return status, found, note
 
+    def budget_spent(self) -> bool:
+        return self.stop_at is not None and time.monotonic() >= self.stop_at
+
     def _check_on(self, mask: int) -> tuple[str, int, str]:
         self.asked |= mask
         items = [self.items[k] for k in members(mask)]
+        deadline = time.monotonic() + self.timeout
+        cut = self.stop_at is not None and self.stop_at < deadline
+        if cut:
+            deadline = self.stop_at
         try:
             # Any tower will do (its cards are learnt as a solvable set), so the first one
             # either of the solver's workers finds ends the check.
-            status, tower, core = self.solver.check(items, time.monotonic() + self.timeout,
-                                                    any_tower=True)
+            status, tower, core = self.solver.check(items, deadline, any_tower=True)
         except WitnessRejected as error:  # a solver bug: never trusted, reported as undecided
             return UNKNOWN, mask, str(error)
         if status == SOLVABLE and tower is not None:
@@ -294,10 +308,13 @@ class SeedDecider:
             labels = {item.label for item in core}
             return UNSOLVABLE, mask_of(k for k in members(mask)
                                        if self.items[k].label in labels), ""
-        return UNKNOWN, mask, f"{TIME_LIMIT} {self.timeout:g} s"
+        return UNKNOWN, mask, BUDGET_SPENT if cut else f"{TIME_LIMIT} {self.timeout:g} s"
 
-    def decide(self, seed: int) -> Outcome:
+    def decide(self, seed: int, stop_at: float | None = None) -> Outcome:
+        """Decide `seed` (grown when solvable, shrunk when not), with no check running past
+        `stop_at`: a conflict whose shrinking the budget cuts short is kept, not minimal."""
         start = time.monotonic()
+        self.stop_at = stop_at
         for record in self.log.read_new():  # what the other processes found meanwhile
             self.facts.learn(record, self.log)
         trace: list[tuple[int, str, float]] = []
@@ -315,7 +332,7 @@ class SeedDecider:
         absence keeps the set unsolvable. A card stays only when the rest is solvable, so what
         remains is minimal unless some check was undecided."""
         kept = core
-        while kept.bit_count() > 1:
+        while kept.bit_count() > 1 and not self.budget_spent():
             status, found, _ = self.check(kept, outcome.trace)
             outcome.checks += 1
             if status != UNSOLVABLE or found == kept:
@@ -331,6 +348,8 @@ class SeedDecider:
             if self.facts.unsolvable_known(trial):
                 kept = trial
                 continue
+            if self.budget_spent():
+                return kept, False
             status, found, _ = self.check(trial, outcome.trace)
             outcome.checks += 1
             if status == SOLVABLE:
@@ -367,9 +386,9 @@ def _exit_with_parent() -> None:
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
-def _decide(seed: int) -> Outcome:
+def _decide(seed: int, stop_at: float | None) -> Outcome:
     assert _DECIDER is not None, "worker not started"
-    return _DECIDER.decide(seed)
+    return _DECIDER.decide(seed, stop_at)
 
 
 def _pool_chunk(deck: Deck, seed: int, chunk: int, size: int) -> list[int]:
@@ -559,6 +578,7 @@ class Explorer:
         deals = list(self._deal_seeds())
         running: dict[Future[Outcome], int] = {}
         budget = self.settings.budget
+        stop_at = None if budget is None else start + budget  # the workers stop there too
 
         turn = [0]
 
@@ -591,12 +611,12 @@ class Explorer:
             return self.map.seed()
 
         while True:
-            out_of_time = budget is not None and time.monotonic() - start > budget
+            out_of_time = stop_at is not None and time.monotonic() > stop_at
             while len(running) < jobs and not out_of_time:
                 seed = next_seed()
                 if seed is None:
                     break
-                running[executor.submit(_decide, seed)] = seed
+                running[executor.submit(_decide, seed, stop_at)] = seed
             if not running:
                 self.stopped = out_of_time
                 return

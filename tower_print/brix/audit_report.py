@@ -148,9 +148,9 @@ def audit_text(
         cards = [ids[k] for k in members(mask)]
         lines.append("  " + " + ".join(cards))
         lines += [f"      {card}: {texts[card]}" for card in cards]
-    for title, sets in (("conflicts not minimised (a check ran out of time)",
-                         found.conflicts_unminimised),
-                        ("undecided sets (a check ran out of time)", found.unknown)):
+    cause = "a check ran out of time, or the budget ended"
+    for title, sets in ((f"conflicts not minimised ({cause})", found.conflicts_unminimised),
+                        (f"undecided sets ({cause})", found.unknown)):
         if sets:
             lines.append(f"{title}:")
             lines += ["  " + " ".join(ids[k] for k in members(m)) for m in sets]
