@@ -188,6 +188,36 @@ def test_an_undecided_check_is_asked_again_on_a_fresh_solver_once_the_old_one_kn
     assert decider.solver.questions == [("T3", "T4")]
 
 
+class _NeverAnswers:
+    """A solver that runs until its deadline and says "unknown"; it notes each deadline."""
+
+    def __init__(self, *_: object, **__: object) -> None:
+        self.deadlines: list[float] = []
+
+    def check(self, items: list[Labeled], deadline: float, **__: object):  # type: ignore[no-untyped-def]
+        self.deadlines.append(deadline)
+        return "unknown", None, ()
+
+
+def test_a_check_the_budget_cuts_short_is_not_asked_again_on_a_fresh_solver(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+) -> None:
+    """The budget's end is a deadline for every check (not only its own time limit), and a
+    check it cut short says so: no second try on a fresh solver, and a note that makes the next
+    run ask again."""
+    monkeypatch.setattr(audit, "TowerSolver", _NeverAnswers)
+    deck = load_deck(PLANTED)
+    decider = audit.SeedDecider(deck, 0, 60.0, audit.AuditLog(tmp_path, deck))
+    decider.asked = mask_of([5])  # it knows another card: a time-limit unknown would be retried
+    decider.stop_at = time.monotonic() + 5
+    first = decider.solver
+    assert decider.check(mask_of([0, 1]), []) == ("unknown", mask_of([0, 1]), audit.BUDGET_SPENT)
+    assert decider.solver is first and first.deadlines == [decider.stop_at]
+    decider.stop_at = None
+    assert decider.check(mask_of([0, 1]), [])[2].startswith(audit.TIME_LIMIT)
+    assert decider.solver is not first  # asked again on a fresh one, as before
+
+
 # ------------------------------------------------------------------ the audit of a planted deck
 
 
