@@ -315,6 +315,7 @@ def test_the_budget_stops_the_checks_under_way_and_they_are_asked_again_on_resum
     found = Explorer(deck, settings, tmp_path).run(jobs=2)
     assert time.monotonic() - started < settings.budget + 20
     assert found.stopped and not found.complete and found.unknown
+    assert found.budget_cut and set(found.budget_cut) <= set(found.unknown)
     records = [json.loads(line) for line in Explorer(deck, settings, tmp_path).log.path.open()]
     cut = [r for r in records if r.get("note") == audit.BUDGET_SPENT]
     assert cut and all(r["kind"] == "unknown" for r in cut)

@@ -441,6 +441,7 @@ class Exploration:
     stopped: bool  # the time budget ran out
     complete_up_to: int  # every conflict of at most this many cards is among `muses`
     taken: int = 0  # of `muses`, those taken as known (`Explorer.known`), not proved here
+    budget_cut: list[int] = field(default_factory=list)  # of `unknown`, cut short by the budget
 
 
 Progress = Callable[[dict[str, Any]], None]
@@ -472,6 +473,7 @@ class Explorer:
         self.folder = cache_dir or default_cache_dir()
         self.log = AuditLog(self.folder, deck)
         self.unminimised: list[int] = []
+        self.budget_cut: set[int] = set()  # sets left undecided because the budget ended
         self.checks = 0
         self.resumed = 0
         self.stopped = False
@@ -528,6 +530,8 @@ class Explorer:
                 self.unminimised.append(outcome.mask)
         else:
             self.map.add_unknown(outcome.seed)
+            if outcome.note == BUDGET_SPENT:
+                self.budget_cut.add(outcome.seed)
 
     def run(self, jobs: int, progress: Progress | None = None) -> Exploration:
         start = time.monotonic()
@@ -664,4 +668,5 @@ class Explorer:
             checks=self.checks, seconds=seconds, resumed=self.resumed,
             complete=complete, stopped=self.stopped, complete_up_to=complete_up_to,
             taken=len(set(self.known) & set(muses)),
+            budget_cut=sorted(self.budget_cut & set(self.map.unknown), key=order),
         )

@@ -72,6 +72,10 @@ def _pct(share: float) -> str:
     return f"{100 * share:.1f} %"
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def audit_json(
     deck: Deck, found: Exploration, settings: AuditSettings, odds: Sequence[Odds],
     prices: Sequence[PriceCheck],
@@ -92,6 +96,7 @@ def audit_json(
                       for m in found.muses],
         "conflicts_unminimised": [cards(m) for m in found.conflicts_unminimised],
         "undecided": [cards(m) for m in found.unknown],
+        "undecided_by_budget": [cards(m) for m in found.budget_cut],
         "odds": {o.level: None if not o.deals else {
             "deals": o.deals, "unsolvable": o.unsolvable, "unknown": o.unknown,
             "share": round(o.share, 6), "low": round(o.low, 6), "high": round(o.high, 6),
@@ -124,12 +129,15 @@ def audit_text(
                      "a deal is unsolvable exactly when it holds all cards of one of them.")
     else:
         why = []
-        if found.unknown:
-            why.append(f"{len(found.unknown)} sets undecided within the time limit")
+        timed_out = len(found.unknown) - len(found.budget_cut)
+        if timed_out:
+            why.append(f"{_count(timed_out, 'set')} undecided within the time limit")
         if found.conflicts_unminimised:
             why.append(f"{len(found.conflicts_unminimised)} conflicts not minimised in time")
         if found.stopped:
-            why.append("the time budget ran out")
+            cut = len(found.budget_cut)
+            why.append("the time budget ran out"
+                       + (f", cutting {_count(cut, 'check')} short" if cut else ""))
         elif not why:
             why.append("the search was stopped")
         lines.append(f"  INCOMPLETE ({'; '.join(why)}): {len(found.muses)} minimal conflicts "
