@@ -307,7 +307,7 @@ def test_the_budget_stops_the_checks_under_way_and_they_are_asked_again_on_resum
 ) -> None:
     """The budget ends the run, not only the handing out of sets: the check under way when it
     ends (S1 + S2 + S3 takes Z3 minutes) stops too, and its set, undecided, is not taken as a
-    fact by the next run. Before, the audit waited for it: a minute here, 5 past a
+    fact by the next run. Before, the audit waited for it: a minute here, 5 minutes past a
     30-minute budget on the green deck."""
     deck = load_deck(Path(__file__).parent / "data" / "brix-slow.yaml")
     settings = AuditSettings(seed=3, timeout=60, samples=100, deals=20, deal_seeds=5, budget=8)
