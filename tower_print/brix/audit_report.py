@@ -156,9 +156,13 @@ def audit_text(
         cards = [ids[k] for k in members(mask)]
         lines.append("  " + " + ".join(cards))
         lines += [f"      {card}: {texts[card]}" for card in cards]
-    cause = "a check ran out of time, or the budget ended"
-    for title, sets in ((f"conflicts not minimised ({cause})", found.conflicts_unminimised),
-                        (f"undecided sets ({cause})", found.unknown)):
+    cut = set(found.budget_cut)
+    for title, sets in (
+        ("conflicts not minimised (a check ran out of time, or the budget ended)",
+         found.conflicts_unminimised),
+        ("undecided sets (a check ran out of time)", [m for m in found.unknown if m not in cut]),
+        ("undecided sets (the budget ended their checks; run again to go on)", found.budget_cut),
+    ):
         if sets:
             lines.append(f"{title}:")
             lines += ["  " + " ".join(ids[k] for k in members(m)) for m in sets]
