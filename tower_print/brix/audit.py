@@ -668,5 +668,5 @@ class Explorer:
             checks=self.checks, seconds=seconds, resumed=self.resumed,
             complete=complete, stopped=self.stopped, complete_up_to=complete_up_to,
             taken=len(set(self.known) & set(muses)),
-            budget_cut=sorted(self.budget_cut & set(self.map.unknown), key=order),
+            budget_cut=sorted(self.budget_cut, key=order),
         )

@@ -121,6 +121,8 @@ def audit_text(
 ) -> str:
     ids = [c.id for c in deck.cards]
     texts = {c.id: c.text for c in deck.cards}
+    cut = set(found.budget_cut)
+    timed_out = [m for m in found.unknown if m not in cut]  # the rest ran out of time
     scope = ("every set of cards" if settings.max_cards is None
              else f"every set of up to {settings.max_cards} cards (the most a deal holds)")
     lines = [f"audit of deck {deck.name} ({len(deck.cards)} cards), {scope}:"]
@@ -129,15 +131,13 @@ def audit_text(
                      "a deal is unsolvable exactly when it holds all cards of one of them.")
     else:
         why = []
-        timed_out = len(found.unknown) - len(found.budget_cut)
         if timed_out:
-            why.append(f"{_count(timed_out, 'set')} undecided within the time limit")
+            why.append(f"{_count(len(timed_out), 'set')} undecided within the time limit")
         if found.conflicts_unminimised:
             why.append(f"{len(found.conflicts_unminimised)} conflicts not minimised in time")
         if found.stopped:
-            cut = len(found.budget_cut)
             why.append("the time budget ran out"
-                       + (f", cutting {_count(cut, 'check')} short" if cut else ""))
+                       + (f", cutting {_count(len(cut), 'check')} short" if cut else ""))
         elif not why:
             why.append("the search was stopped")
         lines.append(f"  INCOMPLETE ({'; '.join(why)}): {len(found.muses)} minimal conflicts "
@@ -156,11 +156,10 @@ def audit_text(
         cards = [ids[k] for k in members(mask)]
         lines.append("  " + " + ".join(cards))
         lines += [f"      {card}: {texts[card]}" for card in cards]
-    cut = set(found.budget_cut)
     for title, sets in (
         ("conflicts not minimised (a check ran out of time, or the budget ended)",
          found.conflicts_unminimised),
-        ("undecided sets (a check ran out of time)", [m for m in found.unknown if m not in cut]),
+        ("undecided sets (a check ran out of time)", timed_out),
         ("undecided sets (the budget ended their checks; run again to go on)", found.budget_cut),
     ):
         if sets:
