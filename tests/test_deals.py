@@ -28,6 +28,7 @@ from tower_print.brix.deals import (
 from tower_print.brix.decks import Deck, shipped_deck
 from tower_print.brix.difficulty import default_settings as difficulty_settings
 from tower_print.brix.evaluate import holds
+from tower_print.brix.examples import checked_examples
 from tower_print.cli import app
 from tower_print.content import UserError
 
@@ -78,8 +79,9 @@ def test_same_seed_same_bytes_and_another_seed_another_deal() -> None:
     dumped = json.dumps(deal_json(first))
     assert dumped == json.dumps(deal_json(again))
     assert dumped != json.dumps(deal_json(other))
-    pdf = deal_pdf(first)
-    assert pdf == deal_pdf(again)
+    sketches = checked_examples(GREEN)
+    pdf = deal_pdf(first, sketches)
+    assert pdf == deal_pdf(again, sketches)
     reader = PdfReader(__import__("io").BytesIO(pdf))
     assert len(reader.pages) == 4  # a packet and an answer page per round
     text = reader.pages[2].extract_text()
@@ -153,6 +155,27 @@ def test_cli_deal_json_and_pdf(tmp_path: Path) -> None:
     assert first["status"] == "solvable" and first["difficulty"]["samples"] > 0
     assert {h["player"] for h in first["hands"]} == {1, 2}
     assert len(PdfReader(out).pages) == 4
+
+
+def test_cli_deal_pdf_of_a_deck_file_draws_the_sketches_stored_beside_it(tmp_path: Path) -> None:
+    """The card faces need the deck file's example towers, beside it: without them the deal
+    stops before dealing, naming that file and the command that makes them."""
+    deck = tmp_path / "planted.yaml"
+    deck.write_text((Path(__file__).parent / "data" / "brix-planted.yaml").read_text())
+    out = tmp_path / "deal.pdf"
+    args = ["brix", "deal", "--deck", str(deck), "--level", "5", "--players", "2",
+            "--rounds", "1", "--seed", "3", "--pdf", str(out)]
+    missing = runner.invoke(app, args)
+    assert missing.exit_code == 2
+    assert missing.stderr.strip() == (
+        f"error: {tmp_path / 'planted.examples.yaml'}: no example towers for the planted deck; "
+        f"run `tower-print brix examples --deck {deck}` to make them again")
+    assert not out.exists()
+    made = runner.invoke(app, ["brix", "examples", "--deck", str(deck), "--samples", "300"])
+    assert made.exit_code == 0, made.output
+    dealt = runner.invoke(app, args)
+    assert dealt.exit_code == 0, dealt.output
+    assert len(PdfReader(out).pages) == 2  # the packet and the answer
 
 
 def test_cli_deal_text_names_players_and_difficulty() -> None:

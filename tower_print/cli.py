@@ -226,6 +226,8 @@ def brix_deal(
     output says how many."""
     from tower_print.brix.challenges import default_challenges
     from tower_print.brix.deals import deal, deal_json, deal_text, parse_level
+    from tower_print.brix.decks import DECK_NAMES
+    from tower_print.brix.examples import checked_examples, examples_beside
     from tower_print.brix.verify import open_deck
     from tower_print.render.output import check_out_file
     from tower_print.render.scene import write_atomic
@@ -235,16 +237,19 @@ def brix_deal(
     catalogue = default_challenges(chosen.bricks.color_names)
     challenges = catalogue.pick(challenge or [])
     wanted = parse_level(level, catalogue.totals if challenges else None)
-    if pdf is not None:  # a wrong --pdf or --paper stops before the dealing
+    if pdf is not None:  # a wrong --pdf or --paper, or missing sketches, stop before the dealing
         check_out_file(pdf, "--pdf")
         default_settings().paper(paper)
+        shipped = deck in DECK_NAMES
+        sketches = checked_examples(chosen, None if shipped else examples_beside(Path(deck)),
+                                    None if shipped else deck)
     result = deal(chosen, wanted, players, rounds, seed, challenges, timeout,
                   progress=lambda line: typer.echo(line, err=True))
     data = None
     if pdf is not None:
         from tower_print.brix.deal_print import deal_pdf  # reportlab: 1.6 s to import
 
-        data = deal_pdf(result, paper.lower(), None, templates)
+        data = deal_pdf(result, sketches, paper.lower(), None, templates)
     if as_json:
         typer.echo(json.dumps(deal_json(result), indent=2))
     else:

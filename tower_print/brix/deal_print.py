@@ -17,7 +17,7 @@ import jinja2
 
 from tower_print.brix.challenges import Challenge
 from tower_print.brix.deals import Deal, Round
-from tower_print.brix.examples import checked_examples
+from tower_print.brix.examples import Tower
 from tower_print.brix.printables import condition_faces, deck_context, default_print_content
 from tower_print.brix.sketch import tower_scene
 from tower_print.brix.verify import building_steps
@@ -38,14 +38,14 @@ def _challenge_lines(challenges: tuple[Challenge, ...]) -> list[str]:
     return [f"Challenge {c.name}: {c.text}" for c in challenges]
 
 
-def round_page(result: Deal, r: Round, env: jinja2.Environment, settings: PrintSettings,
-               paper: str, card: str | None) -> Scene:
-    """The packet of one round: the players' strips of card faces."""
+def round_page(result: Deal, r: Round, sketches: dict[str, Tower], env: jinja2.Environment,
+               settings: PrintSettings, paper: str, card: str | None) -> Scene:
+    """The packet of one round: the players' strips of card faces (`sketches`: each card's
+    example tower, `checked_examples`)."""
     content = default_print_content()
     card_w, card_h = settings.card(card)
     spec = CardSpec(card_w, card_h, 0.0, settings.safe)
-    faces = condition_faces(replace(result.deck, cards=r.cards), checked_examples(result.deck),
-                            content, env, spec)
+    faces = condition_faces(replace(result.deck, cards=r.cards), sketches, content, env, spec)
     by_id = {c.id: face for c, face in zip(r.cards, faces, strict=True)}
     players: list[dict[str, Any]] = [
         {"number": k, "cards": [{"id": c.id, "slot": f"card-{c.id}"} for c in hand]}
@@ -82,13 +82,14 @@ def answer_page(result: Deal, r: Round, env: jinja2.Environment, settings: Print
     return Scene(page["w"], page["h"], layout.items)
 
 
-def deal_pdf(result: Deal, paper: str = "a4", card: str | None = None,
-             templates: Path | None = None) -> bytes:
-    """The whole packet as PDF bytes: one page per round, then one answer page per round."""
+def deal_pdf(result: Deal, sketches: dict[str, Tower], paper: str = "a4",
+             card: str | None = None, templates: Path | None = None) -> bytes:
+    """The whole packet as PDF bytes: one page per round, then one answer page per round.
+    `sketches`: the deck's example towers (`checked_examples`), drawn on the card faces."""
     settings = default_settings()
     env = environment(templates)
     title = f"TowerBrix deal, {result.deck.name} deck, seed {result.seed}"
-    parts = [(round_page(result, r, env, settings, paper, card),
+    parts = [(round_page(result, r, sketches, env, settings, paper, card),
               f"{title} · round {r.number} · print at 100 % · cut on the dashed lines")
              for r in result.rounds]
     parts += [(answer_page(result, r, env, settings, paper),
