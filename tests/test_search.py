@@ -169,3 +169,45 @@ def test_no_nudge_is_offered_when_none_stands_and_meets_the_cards() -> None:
     falling = (*row, PlacedBrick("yellow-1", "yellow", 3, 0, 2, 4, 2, 2))
     impossible = parse("at least 7 bricks touch the ground", PINK.bricks.color_names)
     assert TowerSearch(PINK.bricks, False, seed=0).nudged(falling, [impossible]) is None
+
+
+def test_a_falling_candidates_nudge_runs_beside_z3_and_comes_before_later_candidates(
+    monkeypatch,  # noqa: ANN001
+) -> None:
+    """Z3's first candidate for these cards falls and its second stands. The nudge of the
+    first runs while Z3 looks for the second, and a nudge that stands is the answer even when
+    Z3's next tower is there first: the verdict follows Z3's order, not the threads' speed."""
+    import threading
+
+    items = cards(GREEN, "G42", "G34", "G02")
+    conditions = [it.condition for it in items]
+    plain = TowerSolver(GREEN.bricks, True, search_steps=0, nudge=False).verify(items, 60)
+    assert plain.status == "solvable" and plain.candidates == 2
+    other = TowerSearch(GREEN.bricks, True, seed=3).find(conditions, steps=20_000)
+    assert other is not None and other != plain.tower
+
+    solver = TowerSolver(GREEN.bricks, True, search_steps=0)
+    z3_answered = threading.Event()
+    nudging = threading.Event()
+    check = solver.model.solver.check
+
+    def watched_check(*args):  # noqa: ANN002, ANN202
+        answer = check(*args)
+        if nudging.is_set():
+            z3_answered.set()
+        return answer
+
+    overlapped: list[bool] = []
+
+    def slow_nudge(tower, items, stop):  # noqa: ANN001, ANN202
+        if overlapped:
+            return None
+        nudging.set()
+        overlapped.append(z3_answered.wait(10))
+        return other
+
+    monkeypatch.setattr(solver.model.solver, "check", watched_check)
+    monkeypatch.setattr(solver, "_nudged", slow_nudge)
+    verdict = solver.verify(items, 60)
+    assert overlapped == [True]  # Z3 answered again while the first candidate was nudged
+    assert verdict.status == "solvable" and verdict.tower == other

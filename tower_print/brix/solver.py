@@ -223,13 +223,19 @@ class TowerSolver:
         race.stop_z3.set()
         interrupted = False
         while worker.is_alive():
-            with self._guard:
-                if self._checking:
-                    self.model.solver.ctx.interrupt()
-                    interrupted = True
+            interrupted = self._interrupt() or interrupted
             worker.join(0.01)
         if interrupted:
             self._clear_interrupt()
+
+    def _interrupt(self) -> bool:
+        """Interrupt Z3 if it is inside `check` (anywhere else an interrupt would cut other
+        work short, see __init__); whether it was."""
+        with self._guard:
+            if self._checking:
+                self.model.solver.ctx.interrupt()
+                return True
+        return False
 
     def _clear_interrupt(self) -> None:
         """Lower the cancel flag an interrupt may have left on the context: every check
@@ -275,9 +281,30 @@ class TowerSolver:
 
     def _z3_check(
         self, main: _Question, side: _Question | None, deadline: float, race: _Race,
-    ) -> tuple[str, tuple[PlacedBrick, ...] | None, tuple[Labeled, ...]]:
-        """Z3 proposes, the LP disposes (see the module docstring); UNKNOWN when the race stops
-        Z3 or the deadline passes.
+    ) -> Outcome:
+        """Z3 proposes, the LP disposes (`_z3_rounds`), while the falling candidates are nudged
+        beside it (`_Nudges`): the first candidate, in Z3's order, that stands or has a nudge
+        that stands is the answer, so the answer does not depend on which thread is faster."""
+        nudges = _Nudges(self, main.items,
+                         lambda: race.stop_z3.is_set() or time.monotonic() > deadline)
+        try:
+            outcome = self._z3_rounds(main, side, deadline, race, nudges)
+        finally:
+            nudged = nudges.settle()
+        if nudged is None:
+            return outcome
+        if outcome[0] == UNSOLVABLE:
+            raise AssertionError(
+                f"Z3 says {' '.join(it.label for it in main.items)} cannot be built, yet a "
+                f"nudge of its own candidate stands and meets them: the model is wrong")
+        return SOLVABLE, nudged, ()
+
+    def _z3_rounds(
+        self, main: _Question, side: _Question | None, deadline: float, race: _Race,
+        nudges: _Nudges,
+    ) -> Outcome:
+        """Z3's rounds of candidates and lemmas; UNKNOWN when the race stops Z3, the deadline
+        passes or a nudge of an earlier candidate stood (`_z3_check` then returns that).
 
         `side` (`_side_question`): the cards without the one whose absence leaves the most
         colours interchangeable. Once the hinted phases are over, Z3 is asked about it
@@ -296,6 +323,7 @@ class TowerSolver:
         # contradiction; only a contradiction without hints is "unsolvable".
         phases = list(self.phases)
         spent = used = final_checks = 0
+        falling = None  # the latest falling candidate, nudged once Z3 looks for the next
         while True:
             if phases and spent >= phases[0][1]:
                 phases.pop(0)
@@ -321,6 +349,11 @@ class TowerSolver:
                 if stop.is_set():
                     return UNKNOWN, None, ()
                 self._checking = True
+            if falling is not None:
+                # Only now: a nudge holding Python's lock delays each of the Z3 calls above
+                # by up to the interpreter's switch interval (40 ms in all, as long as a nudge).
+                nudges.start(falling)
+                falling = None
             try:
                 answer = solver.check(*ask.literals, *ask.orders,
                                       *(phases[0][0] if phases else ()))
@@ -328,6 +361,9 @@ class TowerSolver:
                 with self._guard:
                     self._checking = False
             if stop.is_set():  # the search won; an interrupt may be pending: touch nothing
+                return UNKNOWN, None, ()
+            if nudges.found():  # it may have interrupted this check
+                self._clear_interrupt()
                 return UNKNOWN, None, ()
             spent += _work_done(solver) - before
             used += _work_done(solver) - before
@@ -362,13 +398,12 @@ class TowerSolver:
                 check_witness(tower, self.brick_set, self.all_used,
                               [(it.label, it.condition) for it in items])
                 return SOLVABLE, tower, ()
-            nudged = self._nudged(
-                tower, items, lambda: stop.is_set() or time.monotonic() > deadline)
-            if nudged is not None:
-                return SOLVABLE, nudged, ()
+            if nudges.settle() is not None:  # the previous candidate's nudge stood
+                return UNKNOWN, None, ()
             if stop.is_set() or time.monotonic() > deadline:
                 return UNKNOWN, None, ()
             self._learn(tower, indices, parts)
+            falling = tower
 
     def _learn(
         self, tower: tuple[PlacedBrick, ...], indices: Sequence[int], parts: Sequence[set[int]]
@@ -400,8 +435,6 @@ class TowerSolver:
         A short search from the tower without its falling part was tried here as well: on 27
         slow deals it never found what the nudge had not, and it cost a tenth of their time
         (benchmarks/RESULTS.md, thirteenth session)."""
-        if not self.nudge:
-            return None
         conditions = [(it.label, it.condition) for it in items]
         nudged = self.search.nudged(tower, [c for _, c in conditions], stop)
         if nudged is not None:
@@ -469,6 +502,49 @@ def meets(tower: tuple[PlacedBrick, ...], brick_set: BrickSet, items: Sequence[L
     """Does the tower meet every card (the plain-Python evaluator)?"""
     evaluator = Evaluator(tower, brick_set)
     return all(evaluator.condition(it.condition) for it in items)
+
+
+class _Nudges:
+    """The nudge (`TowerSolver._nudged`) of Z3's latest falling candidate, run in a thread of its
+    own while Z3 looks for the next candidate: on the slow green hard deals the nudges took a
+    tenth of the time, all of it spent before Z3 could go on. A nudge that stands interrupts
+    Z3's check. One at a time, in Z3's order: `settle` waits for the one under way."""
+
+    def __init__(
+        self, solver: TowerSolver, items: Sequence[Labeled], stop: Callable[[], bool]
+    ) -> None:
+        self.solver = solver
+        self.items = items
+        self.stop = stop
+        self.tower: tuple[PlacedBrick, ...] | None = None
+        self.failure: list[BaseException] = []
+        self.thread: threading.Thread | None = None
+
+    def start(self, candidate: tuple[PlacedBrick, ...]) -> None:
+        if self.solver.nudge:
+            self.thread = threading.Thread(target=self._run, args=(candidate,), daemon=True)
+            self.thread.start()
+
+    def _run(self, candidate: tuple[PlacedBrick, ...]) -> None:
+        try:
+            self.tower = self.solver._nudged(candidate, self.items, self.stop)
+        except BaseException as error:  # re-raised by `settle`, in Z3's thread
+            self.failure.append(error)
+        if self.tower is not None:
+            self.solver._interrupt()
+
+    def found(self) -> bool:
+        """Has a nudge stood (without waiting for the one under way)?"""
+        return self.tower is not None
+
+    def settle(self) -> tuple[PlacedBrick, ...] | None:
+        """Wait for the nudge under way; the standing nudged tower, if one was found."""
+        if self.thread is not None:
+            self.thread.join()
+            self.thread = None
+        if self.failure:
+            raise self.failure.pop()
+        return self.tower
 
 
 class _Race:
