@@ -226,23 +226,20 @@ def brix_deal(
     output says how many."""
     from tower_print.brix.challenges import default_challenges
     from tower_print.brix.deals import deal, deal_json, deal_text, parse_level
-    from tower_print.brix.decks import DECK_NAMES
-    from tower_print.brix.examples import checked_examples, examples_beside
-    from tower_print.brix.verify import open_deck
+    from tower_print.brix.examples import checked_examples, deck_source
     from tower_print.render.output import check_out_file
     from tower_print.render.scene import write_atomic
     from tower_print.render.settings import default_settings
 
-    chosen = open_deck(deck)
+    source = deck_source(deck)
+    chosen = source.deck
     catalogue = default_challenges(chosen.bricks.color_names)
     challenges = catalogue.pick(challenge or [])
     wanted = parse_level(level, catalogue.totals if challenges else None)
     if pdf is not None:  # a wrong --pdf or --paper, or missing sketches, stop before the dealing
         check_out_file(pdf, "--pdf")
         default_settings().paper(paper)
-        shipped = deck in DECK_NAMES
-        sketches = checked_examples(chosen, None if shipped else examples_beside(Path(deck)),
-                                    None if shipped else deck)
+        sketches = checked_examples(chosen, source.examples, source.ref)
     result = deal(chosen, wanted, players, rounds, seed, challenges, timeout,
                   progress=lambda line: typer.echo(line, err=True))
     data = None
@@ -294,8 +291,7 @@ def brix_examples(
 
     The towers are stored in content/brix/examples/DECK.yaml (for a deck file: beside it, in
     NAME.examples.yaml). Run it after editing a deck or the bricks."""
-    from tower_print.brix.examples import examples_path, find_examples, write_examples
-    from tower_print.brix.printables import deck_source
+    from tower_print.brix.examples import deck_source, examples_path, find_examples, write_examples
     from tower_print.render.output import check_out_file
 
     sources = {name: deck_source(name) for name in _deck_names(deck)}

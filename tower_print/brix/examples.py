@@ -20,7 +20,7 @@ import yaml
 
 from tower_print.brix.bricks import BrickSet
 from tower_print.brix.checker import problems
-from tower_print.brix.decks import Card, Deck
+from tower_print.brix.decks import DECK_NAMES, Card, Deck, shipped_deck
 from tower_print.brix.evaluate import Evaluator, holds
 from tower_print.brix.geometry import PlacedBrick, normalized
 from tower_print.brix.language import Condition, Quantified
@@ -46,6 +46,25 @@ def regenerate_hint(deck_ref: str) -> str:
 def examples_beside(deck_file: Path) -> Path:
     """Where a deck file's example towers live: beside it, `NAME.yaml` -> `NAME.examples.yaml`."""
     return deck_file.with_name(f"{deck_file.stem}.examples.yaml")
+
+
+@dataclass(frozen=True)
+class DeckSource:
+    """A deck to print, where its example towers are (None: the shipped ones) and how the user
+    named it (for the hint to make the examples again)."""
+
+    deck: Deck
+    examples: Path | None = None
+    ref: str | None = None
+
+
+def deck_source(name: str) -> DeckSource:
+    """A shipped deck by name, or a deck file with its examples beside it (`examples_beside`)."""
+    if name in DECK_NAMES:
+        return DeckSource(shipped_deck(name))
+    from tower_print.brix.verify import open_deck
+
+    return DeckSource(open_deck(name), examples_beside(Path(name)), name)
 
 
 @dataclass(frozen=True)

@@ -18,8 +18,14 @@ from typing import Any
 import jinja2
 
 from tower_print.brix.bricks import BrickSet, default_bricks
-from tower_print.brix.decks import DECK_NAMES, Deck, shipped_deck
-from tower_print.brix.examples import Tower, checked_examples, examples_beside, tower_from_yaml
+from tower_print.brix.decks import Deck
+from tower_print.brix.examples import (
+    DeckSource,
+    Tower,
+    checked_examples,
+    deck_source,
+    tower_from_yaml,
+)
 from tower_print.brix.printables_bricks import brick_net_pages
 from tower_print.brix.sketch import tower_scene
 from tower_print.content import Node, UserError, content_root, load_yaml
@@ -274,25 +280,6 @@ def _png_and_tts(
                    "columns, Height = rows, Number = cards.",
         }, indent=2) + "\n").encode("utf-8")
     return out
-
-
-@dataclass(frozen=True)
-class DeckSource:
-    """A deck to print, where its example towers are (None: the shipped ones) and how the user
-    named it (for the hint to make the examples again)."""
-
-    deck: Deck
-    examples: Path | None = None
-    ref: str | None = None
-
-
-def deck_source(name: str) -> DeckSource:
-    """A shipped deck by name, or a deck file with its examples beside it (`examples_beside`)."""
-    if name in DECK_NAMES:
-        return DeckSource(shipped_deck(name))
-    from tower_print.brix.verify import open_deck
-
-    return DeckSource(open_deck(name), examples_beside(Path(name)), name)
 
 
 def deck_pages(deck: Deck, job: PrintJob, source: DeckSource | None = None,
