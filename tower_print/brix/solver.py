@@ -28,7 +28,7 @@ from tower_print.brix.evaluate import Evaluator
 from tower_print.brix.geometry import PlacedBrick
 from tower_print.brix.language import Condition
 from tower_print.brix.model import DIRECTIONS, TowerModel
-from tower_print.brix.search import SEARCH_STEPS, TowerSearch
+from tower_print.brix.search import SEARCH_STEPS, Tower, TowerSearch
 from tower_print.brix.shapes import ShapeLibrary
 from tower_print.brix.statics import failing_parts, part_balanced
 from tower_print.brix.symmetry import (
@@ -213,9 +213,7 @@ class TowerSolver:
             raise race.failure[0]
         if tower is not None:
             if race.outcome and race.outcome[0][0] == UNSOLVABLE:
-                raise AssertionError(
-                    f"Z3 says {' '.join(it.label for it in items)} cannot be built, yet the "
-                    f"search found a standing tower that meets them: the model is wrong")
+                raise _model_is_wrong(items, "the search found")
             check_witness(tower, self.brick_set, self.all_used, conditions)
             return SOLVABLE, tower, ()
         return race.outcome[0]
@@ -296,8 +294,12 @@ class TowerSolver:
         """Z3 proposes, the LP disposes (`_z3_rounds`), while the falling candidates are nudged
         beside it (`_Nudges`): the first candidate, in Z3's order, that stands or has a nudge
         that stands is the answer, so the answer does not depend on which thread is faster."""
-        nudges = _Nudges(self, main.items,
-                         lambda: race.stop_z3.is_set() or time.monotonic() > deadline)
+        def stop() -> bool:
+            return race.stop_z3.is_set() or time.monotonic() > deadline
+
+        nudges = _Nudges(
+            (lambda candidate: self._nudged(candidate, main.items, stop)) if self.nudge else None,
+            self._interrupt)
         try:
             outcome = self._z3_rounds(main, side, deadline, race, nudges)
         finally:
@@ -305,9 +307,7 @@ class TowerSolver:
         if nudged is None:
             return outcome
         if outcome[0] == UNSOLVABLE:
-            raise AssertionError(
-                f"Z3 says {' '.join(it.label for it in main.items)} cannot be built, yet a "
-                f"nudge of its own candidate stands and meets them: the model is wrong")
+            raise _model_is_wrong(main.items, "a nudge of its own candidate gave")
         return SOLVABLE, nudged, ()
 
     def _z3_rounds(
@@ -519,36 +519,37 @@ class _Nudges:
     """The nudge (`TowerSolver._nudged`) of Z3's latest falling candidate, run in a thread of its
     own while Z3 looks for the next candidate: on the slow green hard deals the nudges took a
     tenth of the time, all of it spent before Z3 could go on. A nudge that stands interrupts
-    Z3's check. One at a time, in Z3's order: `settle` waits for the one under way."""
+    Z3's check (`interrupt`). One at a time, in Z3's order: `settle` waits for the one under
+    way. `nudge`: the standing nudged tower of a candidate, or None; None for no nudges."""
 
     def __init__(
-        self, solver: TowerSolver, items: Sequence[Labeled], stop: Callable[[], bool]
+        self, nudge: Callable[[Tower], Tower | None] | None, interrupt: Callable[[], object],
     ) -> None:
-        self.solver = solver
-        self.items = items
-        self.stop = stop
-        self.tower: tuple[PlacedBrick, ...] | None = None
+        self.nudge = nudge
+        self.interrupt = interrupt
+        self.tower: Tower | None = None
         self.failure: list[BaseException] = []
         self.thread: threading.Thread | None = None
 
-    def start(self, candidate: tuple[PlacedBrick, ...]) -> None:
-        if self.solver.nudge:
+    def start(self, candidate: Tower) -> None:
+        if self.nudge is not None:
             self.thread = threading.Thread(target=self._run, args=(candidate,), daemon=True)
             self.thread.start()
 
-    def _run(self, candidate: tuple[PlacedBrick, ...]) -> None:
+    def _run(self, candidate: Tower) -> None:
+        assert self.nudge is not None
         try:
-            self.tower = self.solver._nudged(candidate, self.items, self.stop)
+            self.tower = self.nudge(candidate)
         except BaseException as error:  # re-raised by `settle`, in Z3's thread
             self.failure.append(error)
         if self.tower is not None:
-            self.solver._interrupt()
+            self.interrupt()
 
     def found(self) -> bool:
         """Has a nudge stood (without waiting for the one under way)?"""
         return self.tower is not None
 
-    def settle(self) -> tuple[PlacedBrick, ...] | None:
+    def settle(self) -> Tower | None:
         """Wait for the nudge under way; the standing nudged tower, if one was found."""
         if self.thread is not None:
             self.thread.join()
@@ -556,6 +557,13 @@ class _Nudges:
         if self.failure:
             raise self.failure.pop()
         return self.tower
+
+
+def _model_is_wrong(items: Sequence[Labeled], finder: str) -> AssertionError:
+    """Z3 proved `items` unsolvable, yet `finder` a standing tower that meets them."""
+    return AssertionError(
+        f"Z3 says {' '.join(it.label for it in items)} cannot be built, yet {finder} a "
+        f"standing tower that meets them: the model is wrong")
 
 
 class _Race:
