@@ -4,6 +4,7 @@ checked against a brute force over every subset of its cards, and resumed after 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import time
@@ -15,7 +16,7 @@ import pytest
 
 from tower_print.brix import audit
 from tower_print.brix.audit import AuditSettings, Explorer
-from tower_print.brix.audit_report import audit_json, card_prices, deal_odds
+from tower_print.brix.audit_report import audit_json, audit_text, card_prices, deal_odds
 from tower_print.brix.conflicts import load_conflicts
 from tower_print.brix.decks import load_deck
 from tower_print.brix.marco import CardMap, mask_of, members
@@ -237,6 +238,15 @@ def test_audit_reports_exactly_the_planted_conflicts(planted_audit) -> None:  # 
     assert found.complete and not found.unknown and not found.conflicts_unminimised
     assert _labels(deck, found.muses) == PLANTED_CONFLICTS
     assert found.complete_up_to == len(deck.cards)
+
+
+def test_an_incomplete_report_counts_its_loose_ends_in_plain_english(planted_audit) -> None:  # type: ignore[no-untyped-def]
+    deck, found = planted_audit
+    loose = dataclasses.replace(found, complete=False, conflicts_unminimised=[found.muses[0]],
+                                unknown=[found.solvable[0]])
+    text = audit_text(deck, loose, SETTINGS, deal_odds(deck, loose, SETTINGS), card_prices(deck))
+    assert "INCOMPLETE (1 set undecided within the time limit; 1 conflict not minimised in time)" \
+        in text
 
 
 def test_brute_force_over_all_subsets_agrees(planted_audit) -> None:  # type: ignore[no-untyped-def]

@@ -134,7 +134,8 @@ def audit_text(
         if timed_out:
             why.append(f"{_count(len(timed_out), 'set')} undecided within the time limit")
         if found.conflicts_unminimised:
-            why.append(f"{len(found.conflicts_unminimised)} conflicts not minimised in time")
+            unminimised = _count(len(found.conflicts_unminimised), 'conflict')
+            why.append(f"{unminimised} not minimised in time")
         if found.stopped:
             why.append("the time budget ran out"
                        + (f", cutting {_count(len(cut), 'check')} short" if cut else ""))
