@@ -1,4 +1,5 @@
-"""Colours the cards cannot tell apart, and the colour order that breaks that symmetry in Z3."""
+"""Colours the cards cannot tell apart, and the colour and brick orders that break that symmetry
+in Z3."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from tower_print.brix.symmetry import (
     interchangeable_colours,
     keeps_symmetry,
     most_symmetric_without_one,
+    unnamed_colours,
 )
 
 PINK = shipped_deck("pink")
@@ -104,3 +106,61 @@ def test_the_colour_order_admits_every_standing_tower_once_recoloured() -> None:
                 refused += not admitted
             checked += 1
     assert refused > 0
+
+
+def test_colours_no_card_names_may_differ_in_count_and_still_trade_bricks() -> None:
+    # P33 P43 P44 P31 P24 name gray only: the four colours of two bricks are unnamed. Gray has
+    # one brick, so no colour swap takes it, but in a set that names no colour its brick may
+    # trade places with any other: a proof with all five in brick order holds for the set.
+    cards = conditions(PINK, "P33", "P43", "P44", "P31", "P24")
+    assert unnamed_colours(cards, PINK.bricks) == COLOURED
+    blind = [parse("at most 4 bricks are vertical", (*COLOURED, "gray"))]
+    everything = (*COLOURED, "gray")
+    assert unnamed_colours(blind, PINK.bricks) == everything
+    assert keeps_symmetry(blind, [everything], PINK.bricks)
+    assert not keeps_symmetry(cards, [everything], PINK.bricks)
+
+
+def _in_brick_order(tower: tuple, colours: tuple[str, ...], deck) -> tuple:  # noqa: ANN001
+    """The tower relabelled as `TowerModel.brick_order` promises to admit: its bricks of
+    `colours`, lowest first (then by x, then y), take the names of the sequence first brick of
+    each colour, then the second of each."""
+    groups = [deck.bricks.by_color(c) for c in colours]
+    sequence = [g[rank] for rank in range(max(len(g) for g in groups)) for g in groups
+                if rank < len(g)]
+    movable = sorted((b for b in tower if b.color in colours), key=lambda b: (b.z, b.x, b.y))
+    renamed = [dataclasses.replace(b, color=brick.color, name=brick.name)
+               for b, brick in zip(movable, sequence, strict=False)]
+    return tuple(b for b in tower if b.color not in colours) + tuple(renamed)
+
+
+def test_the_brick_order_admits_every_standing_tower_once_relabelled() -> None:
+    """Soundness of the brick order, under both brick rules: random standing towers meeting
+    cards that name no colour pass the model with every brick in order once relabelled, and
+    (checking the literal does something) most as drawn do not."""
+    rng = random.Random(7)
+    for deck in (GREEN, PINK):
+        colours = deck.bricks.color_names
+        cards = [parse("every brick touches at least 1 brick", colours),
+                 parse("at most 4 bricks are vertical", colours)]
+        assert unnamed_colours(cards, deck.bricks) == colours
+        checked = refused = 0
+        while checked < 8:
+            tower = random_tower(deck.bricks, rng, bricks_for_rule(deck.bricks, deck.all_used,
+                                                                   rng))
+            if tower is None or not stands(tower, deck.bricks.stability_margin) or not all(
+                    holds(c, tower, deck.bricks) for c in cards):
+                continue
+            ordered = _in_brick_order(tower, colours, deck)
+            assert holds(cards[0], ordered, deck.bricks) and stands(
+                ordered, deck.bricks.stability_margin)
+            for variant in (ordered, tower):
+                model = TowerModel(deck.bricks, deck.all_used)
+                pin(model, variant)
+                for c in cards:
+                    model.solver.add(model.condition(c))
+                admitted = model.solver.check(model.brick_order(colours)) == z3.sat
+                assert admitted or variant is tower, variant
+                refused += not admitted
+            checked += 1
+        assert refused >= 4, deck

@@ -36,6 +36,7 @@ from tower_print.brix.symmetry import (
     interchangeable_colours,
     keeps_symmetry,
     most_symmetric_without_one,
+    unnamed_colours,
 )
 from tower_print.brix.z3_threads import gc_paused
 
@@ -253,10 +254,16 @@ class TowerSolver:
 
     def _question(self, items: Sequence[Labeled]) -> _Question:
         """The literals that ask Z3 about `items`, with the colours they cannot tell apart put
-        in order (tower_print/brix/symmetry.py)."""
-        blocks = interchangeable_colours([it.condition for it in items], self.brick_set)
-        return _Question(tuple(items), {self._switch(it): it for it in items},
-                         {self.model.colour_order(b): b for b in blocks})
+        in order, and the bricks of colours they do not name (tower_print/brix/symmetry.py)."""
+        conditions = [it.condition for it in items]
+        blocks = interchangeable_colours(conditions, self.brick_set)
+        free = unnamed_colours(conditions, self.brick_set)
+        if len(free) < 2:
+            orders = {self.model.colour_order(b): b for b in blocks}
+        else:  # the brick order puts every block of these colours in order too
+            orders = {self.model.colour_order(b): b for b in blocks if not set(b) <= set(free)}
+            orders[self.model.brick_order(free)] = free
+        return _Question(tuple(items), {self._switch(it): it for it in items}, orders)
 
     def _side_question(self, main: _Question) -> _Question | None:
         """The main question's cards but the one whose absence leaves the most colourings in
@@ -271,7 +278,7 @@ class TowerSolver:
             return None
         rest = [it for k, it in enumerate(main.items) if k != dropped]
         blocks = interchangeable_colours([it.condition for it in rest], self.brick_set)
-        ratio = colourings(blocks) // colourings(tuple(main.orders.values()))
+        ratio = colourings(blocks) // colourings(interchangeable_colours(cards, self.brick_set))
         if ratio < SIDE_RATIO or (self.pool is not None and self.pool.witness(
                 [it.condition for it in rest]) is not None):
             return None

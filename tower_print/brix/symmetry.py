@@ -11,6 +11,11 @@ Swaps that keep the cards form connected groups of colours ("blocks"); the swaps
 generate every permutation of it, so any tower can be recoloured to put the block in order.
 Only syntactic sameness is used (the cards' trees after the swap, colour lists sorted): a swap
 that keeps the meaning but not the text is missed, which costs speed, never soundness.
+
+Colours that no card names at all allow more: not only whole colours but single bricks of them
+can trade places, so every brick of those colours is put in one order (`TowerModel.brick_order`,
+`unnamed_colours`). Eight bricks of four colours, two each, that no card names have 105
+recolourings left once the colours are in order, and one once the bricks are.
 """
 
 from __future__ import annotations
@@ -61,6 +66,26 @@ def interchangeable_colours(
     return tuple(sorted((b for b in blocks if len(b) > 1), key=lambda b: colours.index(b[0])))
 
 
+def unnamed_colours(conditions: Sequence[Condition], brick_set: BrickSet) -> Block:
+    """The colours of the brick set that no condition names, in the brick set's order."""
+    named: set[str] = set()
+    for condition in conditions:
+        named |= _named_colours(condition)
+    return tuple(c for c in brick_set.color_names if c not in named)
+
+
+def _named_colours(node: object) -> set[str]:
+    if isinstance(node, Colour):
+        return set(node.colours)
+    if dataclasses.is_dataclass(node) and not isinstance(node, type):
+        parts: Sequence[object] = [getattr(node, f.name) for f in dataclasses.fields(node)]
+    elif isinstance(node, tuple):
+        parts = node
+    else:
+        return set()
+    return set().union(*(_named_colours(part) for part in parts))
+
+
 def colourings(blocks: Sequence[Block]) -> int:
     """How many recolourings the blocks allow (the factor the colour order saves)."""
     return math.prod(math.factorial(len(b)) for b in blocks)
@@ -69,10 +94,12 @@ def colourings(blocks: Sequence[Block]) -> int:
 def keeps_symmetry(
     conditions: Sequence[Condition], blocks: Sequence[Block], brick_set: BrickSet
 ) -> bool:
-    """Do these conditions allow every permutation within each of `blocks`? Then a proof made
-    with those blocks in order holds for them alone (an unsat core that used the order)."""
+    """Do these conditions allow every permutation within each of `blocks` (of its colours, or
+    of all its bricks when they name none of its colours)? Then a proof made with those blocks
+    in order holds for them alone (an unsat core that used the order)."""
     found = interchangeable_colours(conditions, brick_set)
-    return all(any(set(b) <= set(f) for f in found) for b in blocks)
+    unnamed = set(unnamed_colours(conditions, brick_set))
+    return all(set(b) <= unnamed or any(set(b) <= set(f) for f in found) for b in blocks)
 
 
 def most_symmetric_without_one(
