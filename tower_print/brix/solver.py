@@ -258,10 +258,10 @@ class TowerSolver:
         conditions = [it.condition for it in items]
         blocks = interchangeable_colours(conditions, self.brick_set)
         free = unnamed_colours(conditions, self.brick_set)
-        if len(free) < 2:
-            orders = {self.model.colour_order(b): b for b in blocks}
-        else:  # the brick order puts every block of these colours in order too
-            orders = {self.model.colour_order(b): b for b in blocks if not set(b) <= set(free)}
+        bricks_in_order = len(free) > 1  # that order puts every block of these colours in order
+        orders = {self.model.colour_order(b): b for b in blocks
+                  if not (bricks_in_order and set(b) <= set(free))}
+        if bricks_in_order:
             orders[self.model.brick_order(free)] = free
         return _Question(tuple(items), {self._switch(it): it for it in items}, orders)
 
