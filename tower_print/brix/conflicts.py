@@ -7,6 +7,12 @@ same deck keeps them and adds its own. Two audits that disagree (a kept set is a
 one, or holds one, or this audit met a tower meeting all its cards) stop the write: one of
 them is wrong, and the file must not hide it.
 
+A few conflicts Z3 cannot prove in any audit's time may be proved another way (an exhaustive
+enumeration in plain Python, in benchmarks/): such a set is listed with the others and named
+under `proofs` with the command that proves it, so the tests, which prove the small conflicts
+again with Z3, know to leave it out, and a reader knows what to rerun. An audit taking the file
+`--known` still holds each of them against every tower it meets.
+
 Why keep them: the audit proved each one with Z3 (and met every smaller part of it with a
 checked tower), and once they are known a deal is checked by a subset test, as the audit
 promises: a deal holding one is unsolvable, with that set as its conflict, without asking Z3
@@ -21,7 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -42,8 +48,9 @@ def deck_fingerprint(deck: Deck) -> str:
 
 
 HEADER = (
-    "# Minimal sets of cards of the {deck} deck that no tower meets (each proved by Z3,",
-    "# each smaller part met by a checked tower), for tower_print/brix/conflicts.py.",
+    "# Minimal sets of cards of the {deck} deck that no tower meets (each proved by Z3 unless",
+    "# `proofs` names another proof; each smaller part met by a checked tower), for",
+    "# tower_print/brix/conflicts.py.",
 )
 
 
@@ -56,6 +63,8 @@ class ConflictFile:
     complete_up_to: int = 0
     history: tuple[str, ...] = ()
     nodes: tuple[Node, ...] = field(default=(), compare=False)  # each set's line, for errors
+    proofs: tuple[tuple[tuple[str, ...], str], ...] = ()
+    """(set, the command that proves it) for the sets proved without Z3 (module docstring)."""
 
 
 def write_conflicts(path: Path, deck: Deck, known: ConflictFile, note: str) -> None:
@@ -70,6 +79,9 @@ def write_conflicts(path: Path, deck: Deck, known: ConflictFile, note: str) -> N
         *([f"complete_up_to: {known.complete_up_to}"] if known.complete_up_to else []),
         "conflicts:" if ordered else "conflicts: []",
         *(f"  - {' '.join(ids)}" for ids in ordered),
+        *(["proofs:"] if known.proofs else []),
+        *(line for ids, command in sorted((sorted(ids), command) for ids, command in known.proofs)
+          for line in (f"  - cards: {' '.join(ids)}", f"    by: {json.dumps(command)}")),
     ]
     write_atomic(path, ("\n".join(lines) + "\n").encode("utf-8"))
 
@@ -101,7 +113,7 @@ def gather_conflicts(
                              "complete; one of the audits is wrong")
     sets = [*kept.sets, *(tuple(sorted(m)) for m in new - {frozenset(k) for k in kept.sets})]
     return ConflictFile(tuple(sets), max(kept.complete_up_to, complete_up_to),
-                        (*kept.history, f"Built by: {command}"))
+                        (*kept.history, f"Built by: {command}"), proofs=kept.proofs)
 
 
 def load_conflicts(path: Path, deck: Deck) -> tuple[tuple[str, ...], ...]:
@@ -115,7 +127,7 @@ def read_conflict_file(path: Path, deck: Deck) -> ConflictFile | None:
     """The file checked against `deck` (as `load_conflicts`); None when it was written for
     another version of the deck."""
     root = load_yaml(path, fast=True)
-    root.only_keys("deck", "fingerprint", "complete_up_to", "conflicts")
+    root.only_keys("deck", "fingerprint", "complete_up_to", "conflicts", "proofs")
     named = root["deck"]
     if named.str() != deck.name:
         raise named.error(f"conflicts of deck '{named.str()}', not of '{deck.name}'")
@@ -134,10 +146,24 @@ def read_conflict_file(path: Path, deck: Deck) -> ConflictFile | None:
 
     complete = root.get("complete_up_to")
     nodes = tuple(root["conflicts"].items())
+    sets = tuple(node.parsed(card_ids) for node in nodes)
     return ConflictFile(
-        tuple(node.parsed(card_ids) for node in nodes),
-        0 if complete is None else complete.int(low=0),
-        _history(path, deck), nodes)
+        sets, 0 if complete is None else complete.int(low=0), _history(path, deck), nodes,
+        _proofs(root.get("proofs"), {frozenset(ids) for ids in sets}, card_ids))
+
+
+def _proofs(
+    listed: Node | None, sets: set[frozenset[str]], card_ids: Callable[[str], tuple[str, ...]],
+) -> tuple[tuple[tuple[str, ...], str], ...]:
+    """The `proofs` section: each entry a set of the conflicts list and its command."""
+    proofs = []
+    for entry in () if listed is None else listed.items():
+        entry.only_keys("cards", "by")
+        ids = entry["cards"].parsed(card_ids)
+        if frozenset(ids) not in sets:
+            raise entry["cards"].error(f"'{' '.join(ids)}' is not in the conflicts list")
+        proofs.append((ids, entry["by"].str()))
+    return tuple(proofs)
 
 
 def conflicts_to_take(path: Path, deck: Deck) -> ConflictFile:

@@ -77,8 +77,8 @@ class Verdict:
     notes: list[str] = field(default_factory=list)
 
 
-KNOWN_CONFLICT_NOTE = ("a conflict the deck's audit proved minimal "
-                       "(content/brix/conflicts/; no solver call was needed)")
+KNOWN_CONFLICT_NOTE = ("a conflict proved minimal before (content/brix/conflicts/ says how; "
+                       "no solver call was needed)")
 
 
 class TowerSolver:
@@ -93,7 +93,7 @@ class TowerSolver:
         conflicts: Sequence[frozenset[Condition]] = (),
     ) -> None:
         self.hint_work = hint_work
-        # Minimal sets of conditions the deck's audit proved no tower meets (`conflicts`,
+        # Minimal sets of conditions the deck's audits proved no tower meets (`conflicts`,
         # smallest first): a question holding one is unsolvable, with that set as its
         # conflict, without asking Z3 again (see tower_print/brix/conflicts.py for why).
         self.conflicts = sorted(conflicts, key=len)
