@@ -1,0 +1,658 @@
+"""Every green-deck tower with exactly N upright bricks, 3 flat bricks tall and at most 2
+bricks on the table, enumerated in plain Python (no Z3): does any of them stand?
+
+    python benchmarks/brix_short_tower_enumeration.py                 # N = 3: G13 G24 G30
+    python benchmarks/brix_short_tower_enumeration.py --uprights 2 --first
+    python benchmarks/brix_short_tower_enumeration.py --uprights 2 --expect verify.json \
+        --only-expected                    # verify.json: `tower-print brix verify ... --json`
+    python benchmarks/brix_short_tower_enumeration.py --uprights 0 --expect verify.json \
+        --trace-expected                   # only that tower's boxes offered to the search
+
+Why: Z3 leaves G13 G24 G30 (there are exactly 3 vertical bricks; the tower is exactly 3 flat
+bricks tall; at most 2 bricks touch the ground) unknown even after 45 minutes, and a hand sketch
+did not close every case. The green deck uses all 8 bricks; the cards name no colour, so the
+bricks are coloured in one fixed way (two of each colour). The script either finds a standing
+tower that meets the cards (and passes it through checker.check_witness) or enumerates every
+case and reports that none stands.
+
+How: place the ground bricks (`ground_placements`), then the set of bricks at z = 2, then the
+set at z = 4 (`Search`); each level is a set of pairwise free boxes taken in a fixed order, so
+each tower comes once per placement. A finished tower is tested for connection (geometry's
+touches), the cards (the Evaluator, on the coloured tower) and standing (statics.stands, after
+its own first test restated exactly, rule 8). Pruning rules, each a necessary condition:
+
+1. Every brick off the table rests on a brick whose top is its z (shares face area with it):
+   side contacts carry nothing, so otherwise no upward force holds it (its rows of the LP have
+   only downward forces). Bricks are 2 or 4 high, so every z is even; with every top <= 6
+   (G24), z is 0, 2 or 4: uprights only at z 0 or 2, bricks at z 2 rest on lying ground
+   bricks, bricks at z 4 are lying and rest on bricks with top 4.
+2. A brick with top 6 carries nothing, so its centre must lie in the convex hull of the corners
+   of its shrunk contacts: statics' own test (`_centre_supported` on the part {brick}, one of
+   the parts `stands` tests and rejects on); its supports are all placed when it is.
+3. Translation: the first ground brick (by extent, then x, y) at x = y = 0. No rotation or
+   mirror is used.
+4. Counts: 1 or 2 ground bricks (G30; none cannot stand, rule 1); exactly N uprights (G13), all
+   at z <= 2 (rule 1), so the bricks at z = 2 hold N minus the upright ground bricks, chosen
+   first; 8 bricks; height exactly 6 (G24): some brick at z = 4 or an upright at z = 2.
+5. Projections: touching bricks' closed extents meet on both axes, so in a connected tower the
+   closed x extents of the bricks cover one interval (and the y extents); the gaps in the
+   placed bricks' cover need the bricks still to come, at most 4 units each per axis and 6
+   for x and y together.
+6. When every brick at z <= 2 is placed, the bricks still to come (at z = 4) touch only bricks
+   with top >= 4; several components of the placed bricks each need one, and rule 5 holds for
+   the components' hulls of those bricks.
+7. While choosing the bricks at z = 4: the finished tower's touch graph is part of the graph on
+   every brick it may still get, so the bricks it has must be connected in that graph.
+8. `stands` first asks, for every upward-closed part (the whole tower, each brick's upward
+   closure), that the part's centre of mass lie in the hull of its outside supports' shrunk
+   corners (non-negative forces there carry its weight and moments); `Balance` asks the same
+   in exact integers, and only towers passing it go to `stands` (with the LP).
+The second ground brick lies within a proved distance of the first (`ground_placements`).
+
+Results (2-core machine, 2 workers; the counts are printed at the end of each run):
+N = 3 (G13 G24 G30): 3411 ground placements, 260,000 sets of bricks at z <= 2, 365,172
+finished towers (1,433,284 without rule 7, with the same 247,176 connected), 247,176 connected
+(all meet the cards), 224 pass the centre tests, none stands: no tower meets G13 G24 G30.
+80 s (157 s on a later, slower machine with the same counts; 97 s with --cross-check,
+which also asserts for every tower that geometry.is_connected
+agrees and that `stands` rejects every tower rule 8 rejects). The 224 that reach the LP are not
+near the line: none stands with a margin over 1/6 (the deck's is 1/4).
+Validation: N = 4 (Z3: unsolvable) 11 s, no tower. N = 2 and 1 (Z3: solvable) with --first
+find a standing tower that passes check_witness (13 s, 68 s). Z3's tower for N = 2 is
+enumerated and stands (--expect ... --only-expected: its placement in full, 57 s, 400 standing
+towers); Z3's towers for N = 0, 1 and 2 all come through --trace-expected. N = 0 and 1 are too
+big for a full run (all lying bricks: over a million towers in two minutes on one placement).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections import Counter
+from contextlib import suppress
+from dataclasses import dataclass, field
+from fractions import Fraction
+from multiprocessing import Pool
+from pathlib import Path
+
+from tower_print.brix.checker import check_witness
+from tower_print.brix.decks import Deck, shipped_deck
+from tower_print.brix.evaluate import Evaluator
+from tower_print.brix.geometry import PlacedBrick, is_connected
+from tower_print.brix.language import Condition, parse
+from tower_print.brix.statics import _centre_supported, contacts, stands
+
+Box = tuple[int, int, int, int, int, int]
+"""(x, y, z, dx, dy, dz): a brick's minimum corner and extent, in lattice units."""
+
+LENGTH, WIDTH = 4, 2  # a brick is LENGTH x WIDTH x WIDTH (checked against the deck in main)
+HEIGHT = 3 * WIDTH  # G24: the tower is exactly 3 flat bricks tall
+BRICKS = 8  # the green deck uses all its bricks
+ALONG_X: tuple[int, int, int] = (LENGTH, WIDTH, WIDTH)
+ALONG_Y: tuple[int, int, int] = (WIDTH, LENGTH, WIDTH)
+UPRIGHT: tuple[int, int, int] = (WIDTH, WIDTH, LENGTH)
+EXTENTS = (ALONG_X, ALONG_Y, UPRIGHT)  # also the order that picks the anchored ground brick
+LYING = (ALONG_X, ALONG_Y)
+
+MAX_STEPS = (HEIGHT - WIDTH) // WIDTH
+"""Rests-on steps from any brick down to the table: z <= HEIGHT - WIDTH, and each step down
+lowers z by at least WIDTH (the brick below has its top at the upper one's z)."""
+MAX_GAP = (LENGTH - 1) * 2 * MAX_STEPS
+MAX_GAP_SUM = (LENGTH + WIDTH - 2) * 2 * MAX_STEPS
+"""Bounds on the gaps between the two ground bricks' footprints (per axis, and summed over x
+and y); see `ground_placements` for the proof."""
+
+
+@dataclass
+class Result:
+    """What one ground placement gave: counts by stage, standing towers, the expected tower."""
+
+    counts: Counter[str] = field(default_factory=Counter)
+    standing: list[tuple[Box, ...]] = field(default_factory=list)
+    expected: list[str] = field(default_factory=list)  # stages the expected tower passed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--uprights", type=int, default=3, help="N upright bricks (3: G13)")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--first", action="store_true",
+                        help="stop at the first standing tower (validation runs only)")
+    parser.add_argument("--expect", type=Path,
+                        help="`brix verify --json` output whose tower must be enumerated")
+    parser.add_argument("--only-expected", action="store_true",
+                        help="enumerate only the ground placement of the --expect tower")
+    parser.add_argument("--trace-expected", action="store_true",
+                        help="on that placement, offer the search only the --expect tower's "
+                             "boxes: every rule passing it there passes it in the full search")
+    parser.add_argument("--cross-check", action="store_true",
+                        help="also run geometry.is_connected on every finished tower, and "
+                             "statics.stands on every one rule 8 rejects, asserting agreement")
+    args = parser.parse_args()
+    deck = shipped_deck("green")
+    bricks = deck.bricks
+    assert sorted(bricks.extents()) == sorted(EXTENTS), "the proof assumes 4 x 2 x 2 bricks"
+    assert len(bricks.bricks) == BRICKS and deck.all_used
+    labels, conditions = _cards(deck, args.uprights)
+    expected = _expected(args.expect) if args.expect else None
+    tasks: list[Task] = [
+        (grounds, args.uprights, expected[1] if expected and expected[0] == grounds else None,
+         args.cross_check, args.first, args.trace_expected)
+        for grounds in ground_placements()
+    ]
+    if expected and not any(task[2] for task in tasks):
+        raise SystemExit("the expected tower's ground bricks are not among the placements")
+    if args.only_expected or args.trace_expected:
+        tasks = [task for task in tasks if task[2]]
+    print(f"{len(tasks)} ground placements, N = {args.uprights} upright bricks, "
+          f"cards {' '.join(labels)}")
+    start = time.monotonic()
+    total: Counter[str] = Counter()
+    standing: list[tuple[Box, ...]] = []
+    expected_stages: list[str] = []
+    with Pool(args.jobs) as pool:
+        for done, result in enumerate(pool.imap_unordered(run_task, tasks, chunksize=4), 1):
+            total.update(result.counts)
+            standing.extend(result.standing)
+            expected_stages.extend(result.expected)
+            if done % 200 == 0:
+                print(f"  {done}/{len(tasks)} placements, {total['towers']} towers, "
+                      f"{total['stand']} standing, {time.monotonic() - start:.0f} s", flush=True)
+            if args.first and standing:
+                pool.terminate()
+                break
+    elapsed = time.monotonic() - start
+    for name in ("ground placements", "level-2 sets", "pruned: cannot connect",
+                 "towers", "connected", "meet the cards", "centres over supports", "stand"):
+        print(f"{name:24} {total[name]:>12}")
+    if expected:
+        print("expected tower:", ", ".join(expected_stages) or "NOT ENUMERATED")
+    if args.first and standing:
+        print("(stopped at the first standing tower: the counts are partial)")
+    if standing:
+        tower = _named(standing[0], deck)
+        check_witness(tower, bricks, deck.all_used, list(zip(labels, conditions, strict=True)))
+        print(f"a standing tower (check_witness passed; {len(standing)} found):")
+        for brick in tower:
+            print("  ", brick)
+    elif args.first or args.only_expected or args.trace_expected:
+        print("no standing tower found (not every case was enumerated)")
+    else:
+        print(f"no tower meeting {' '.join(labels)} stands: every case enumerated")
+    print(f"{elapsed:.0f} s")
+
+
+def _cards(deck: Deck, uprights: int) -> tuple[list[str], list[Condition]]:
+    """G13 (or its text with another N), G24 and G30."""
+    g13 = deck.card("G13").condition
+    upright = parse(f"there are exactly {uprights} vertical bricks", deck.bricks.color_names)
+    assert parse("there are exactly 3 vertical bricks", deck.bricks.color_names) == g13
+    label = "G13" if upright == g13 else f"'there are exactly {uprights} vertical bricks'"
+    return [label, "G24", "G30"], [upright, deck.card("G24").condition,
+                                   deck.card("G30").condition]
+
+
+def ground_placements() -> list[tuple[Box, ...]]:
+    """Every set of ground bricks up to translation: one brick, or two bricks within reach of
+    each other, the first (by extent, then x, y) anchored at x = y = 0.
+
+    Bound on two ground bricks G1, G2 (proof): the tower is connected, so some path of touching
+    bricks runs from G1 to G2. Give every brick a root: a ground brick under it by a chain of
+    rests-on steps (every brick off the table rests on one, pruning rule 1), of at most MAX_STEPS
+    steps. Along the path the root changes from G1 to G2 between some touching A, B: then G1,
+    A's chain up to A, B, B's chain down to G2 is a sequence of at most 2 MAX_STEPS bricks
+    between G1 and G2 in which neighbours rest on each other (footprints overlap by at least 1
+    lattice unit on both axes) except A-B, which touch (their closed extents meet). Walking the
+    sequence, the gap between G1's and G2's footprints along an axis is at most the summed
+    extents of the m bricks between them minus the m overlaps of at least 1: (LENGTH - 1) m on
+    one axis, (LENGTH + WIDTH - 2) m for x and y together (dx + dy <= LENGTH + WIDTH).
+    """
+    placements: list[tuple[Box, ...]] = []
+    for first, (dx1, dy1, dz1) in enumerate(EXTENTS):
+        g1: Box = (0, 0, 0, dx1, dy1, dz1)
+        placements.append((g1,))
+        for second, (dx2, dy2, dz2) in enumerate(EXTENTS):
+            if second < first:
+                continue
+            for x in range(-MAX_GAP - dx2, dx1 + MAX_GAP + 1):
+                for y in range(-MAX_GAP - dy2, dy1 + MAX_GAP + 1):
+                    if (second, x, y) <= (first, 0, 0):
+                        continue  # the lower of the two is the anchored one
+                    g2: Box = (x, y, 0, dx2, dy2, dz2)
+                    gap_x = max(0, x - dx1, -(x + dx2))
+                    gap_y = max(0, y - dy1, -(y + dy2))
+                    if gap_x + gap_y <= MAX_GAP_SUM and not _overlap(g1, g2):
+                        placements.append((g1, g2))
+    return placements
+
+
+Task = tuple[tuple[Box, ...], int, frozenset[Box] | None, bool, bool, bool]
+"""Ground bricks, N, the expected tower's boxes (when on these ground bricks), cross-check,
+stop at the first standing tower, trace the expected tower."""
+
+
+def run_task(task: Task) -> Result:
+    grounds, uprights, expected, cross_check, first, trace = task
+    return Search(grounds, uprights, expected, cross_check, first, trace).run()
+
+
+class _Stop(Exception):
+    """A standing tower was found and --first asked for one only."""
+
+
+class Search:
+    """Every tower on the given ground bricks, level by level: the bricks at z = 2 (resting on
+    the lying ground bricks), then those at z = 4 (lying, resting on bricks with top 4). Each
+    level is a set of pairwise free boxes, chosen in a fixed order, so each tower comes once."""
+
+    def __init__(self, grounds: tuple[Box, ...], uprights: int,
+                 expected: frozenset[Box] | None, cross_check: bool = False,
+                 first: bool = False, trace: bool = False) -> None:
+        self.grounds = grounds
+        self.uprights = uprights
+        self.expected = expected
+        self.result = Result()
+        self.deck = shipped_deck("green")
+        self.margin = self.deck.bricks.stability_margin
+        self.conditions = _cards(self.deck, uprights)[1]
+        self.centre_memo: dict[tuple[Box, ...], bool] = {}
+        self.cross_check = cross_check
+        self.first = first
+        # Tracing: candidates outside the expected tower are left out. Rules 1-6 and 8 look
+        # only at the bricks placed, and rule 7 at fewer candidates can only cut more, so a
+        # tower that comes through the traced search comes through the full one.
+        self.trace = expected if trace else None
+
+    def run(self) -> Result:
+        self.result.counts["ground placements"] += 1
+        want = self.uprights - sum(1 for g in self.grounds if g[5] == LENGTH)
+        if want < 0:
+            return self.result
+        candidates = [c for c in _resting(self.grounds, WIDTH, EXTENTS, self.grounds)
+                      if self.trace is None or c in self.trace]
+        # Rule 2 for uprights at z = 2: their top is HEIGHT, nothing can rest on them.
+        ups = [c for c in candidates if c[5] == LENGTH and self._centre_held(c, self.grounds)]
+        flat = [c for c in candidates if c[5] == WIDTH]
+        with suppress(_Stop):
+            self._level2(ups, flat, want)
+        return self.result
+
+    def _level2(self, ups: list[Box], flat: list[Box], want: int) -> None:
+        """Choose exactly `want` uprights, then any lying bricks, all at z = 2."""
+        order = ups + flat
+        clash = _touch_and_clash_masks(tuple(order))[1]
+        n_ups = len(ups)
+        chosen: list[Box] = list(self.grounds)
+
+        def grow(start: int, taken: int, count_ups: int) -> None:
+            left = BRICKS - len(chosen)
+            if not _projections_can_join([[b] for b in chosen], left):
+                self.result.counts["pruned: cannot connect"] += 1
+                return
+            if count_ups == want:
+                self.result.counts["level-2 sets"] += 1
+                self._level4(tuple(chosen))
+            if left == 0:
+                return
+            for i in range(start, len(order)):
+                if count_ups < want and i >= n_ups:
+                    break  # the uprights come first, and there are still too few
+                if count_ups == want and i < n_ups:
+                    continue
+                if taken >> i & 1:
+                    continue
+                chosen.append(order[i])
+                grow(i + 1, taken | clash[i], count_ups + (i < n_ups))
+                chosen.pop()
+
+        grow(0, 0, 0)
+
+    def _level4(self, below: tuple[Box, ...]) -> None:
+        """Complete `below` (every brick with z <= 2) with lying bricks at z = 4."""
+        left = BRICKS - len(below)
+        high = [b for b in below if b[2] + b[5] == HEIGHT]
+        if left == 0:
+            if high:  # else the tower is lower than HEIGHT (G24)
+                self._complete(below, None, Balance(below, self.margin), (1 << len(below)) - 1)
+            return
+        if not _components_can_join(below, left):
+            self.result.counts["pruned: cannot connect"] += 1
+            return
+        top4 = [b for b in below if b[2] + b[5] == 2 * WIDTH]
+        order = [c for c in _resting(top4, 2 * WIDTH, LYING, below)
+                 if (self.trace is None or c in self.trace) and self._centre_held(c, below)]
+        if len(order) < left:
+            return
+        items = below + tuple(order)
+        shift = len(below)
+        touch, clash = _touch_and_clash_masks(items)
+        clash = [mask >> shift for mask in clash[shift:]]  # among the candidates
+        balance = Balance(items, self.margin)
+        later = [0] * (len(order) + 1)  # later[i]: the bits of order[i:]
+        for i in range(len(order) - 1, -1, -1):
+            later[i] = later[i + 1] | 1 << (shift + i)
+        chosen: list[Box] = []
+
+        def grow(start: int, taken: int, held: int) -> None:
+            """`held`: the bits of `below` and `chosen`; `taken`: the candidates they block."""
+            if len(chosen) == left:
+                self._complete(below + tuple(chosen), _reach(touch, held) == held, balance, held)
+                return
+            # Rule 7: the finished tower's touch graph is part of the one on every brick it may
+            # still get, so the bricks it already has must be connected in that one.
+            if (_reach(touch, held | (later[start] & ~(taken << shift))) & held) != held:
+                self.result.counts["pruned: cannot connect"] += 1
+                return
+            for i in range(start, len(order) - (left - len(chosen)) + 1):
+                if not taken >> i & 1:
+                    chosen.append(order[i])
+                    grow(i + 1, taken | clash[i], held | 1 << (shift + i))
+                    chosen.pop()
+
+        grow(0, 0, (1 << shift) - 1)
+
+    def _centre_held(self, box: Box, placed: tuple[Box, ...] | list[Box]) -> bool:
+        """Rule 2 for `box`, on which nothing can rest (its top is HEIGHT): the project's own
+        test (statics._centre_supported, which `stands` applies to every upward-closed part,
+        here the part {box}) on box and the bricks it rests on, all of them already placed."""
+        x, y = box[0], box[1]
+        supports = sorted((b[0] - x, b[1] - y, *b[2:]) for b in placed
+                          if b[2] + b[5] == box[2] and _overlap(box, b))
+        key = (*supports, (0, 0, *box[2:]))
+        if key not in self.centre_memo:
+            mini = tuple(PlacedBrick(f"b{k}", "", *b) for k, b in enumerate(key))
+            self.centre_memo[key] = _centre_supported(
+                mini, contacts(mini, self.margin), frozenset({len(mini) - 1}))
+        return self.centre_memo[key]
+
+    def _complete(self, boxes: tuple[Box, ...], connected: bool | None, balance: Balance,
+                  held: int) -> None:
+        """The stages of a finished tower (`held`: its bits among `balance`'s items);
+        `connected` when the caller knows it."""
+        counts = self.result.counts
+        counts["towers"] += 1
+        is_expected = self.expected is not None and frozenset(boxes) == self.expected
+        stages = self.result.expected if is_expected else []
+        stages.append("enumerated")
+        tower = _named(boxes, self.deck)
+        if connected is None or self.cross_check:
+            truth = is_connected(tower)
+            assert connected is None or connected == truth, boxes
+            connected = truth
+        if not connected:
+            return
+        counts["connected"] += 1
+        stages.append("connected")
+        judge = Evaluator(tower, self.deck.bricks)
+        if not all(judge.condition(c) for c in self.conditions):
+            return
+        counts["meet the cards"] += 1
+        stages.append("meets the cards")
+        balanced = balance.holds(held)
+        if self.cross_check and not balanced:
+            assert not stands(tower, self.margin), boxes
+        if not balanced:
+            return
+        counts["centres over supports"] += 1
+        stages.append("centres over supports")
+        if stands(tower, self.margin):
+            counts["stand"] += 1
+            stages.append("stands")
+            if len(self.result.standing) < 5:
+                self.result.standing.append(boxes)
+            if self.first:
+                raise _Stop
+
+
+def _overlap(a: Box, b: Box) -> bool:
+    """Footprints share area."""
+    return a[0] < b[0] + b[3] and b[0] < a[0] + a[3] and a[1] < b[1] + b[4] and b[1] < a[1] + a[4]
+
+
+def _collide(a: Box, b: Box) -> bool:
+    return _overlap(a, b) and a[2] < b[2] + b[5] and b[2] < a[2] + a[5]
+
+
+def _touch(a: Box, b: Box) -> bool:
+    """geometry.touches on boxes."""
+    gaps = [min(a[k] + a[k + 3], b[k] + b[k + 3]) - max(a[k], b[k]) for k in range(3)]
+    return min(gaps) >= 0 and gaps.count(0) == 1
+
+
+def _resting(bases: list[Box] | tuple[Box, ...], z: int,
+             extents: tuple[tuple[int, int, int], ...], obstacles: list[Box] | tuple[Box, ...]
+             ) -> list[Box]:
+    """Every box at height z resting on a base whose top is z (footprints sharing area) and
+    free of the obstacles (the placed bricks its height range meets), sorted."""
+    found: set[Box] = set()
+    for base in bases:
+        if base[2] + base[5] != z:
+            continue
+        for dx, dy, dz in extents:
+            for x in range(base[0] - dx + 1, base[0] + base[3]):
+                for y in range(base[1] - dy + 1, base[1] + base[4]):
+                    box = (x, y, z, dx, dy, dz)
+                    if box[2] + box[5] <= HEIGHT and not any(_collide(box, o) for o in obstacles):
+                        found.add(box)
+    return sorted(found)
+
+
+def _touch_and_clash_masks(boxes: tuple[Box, ...]) -> tuple[list[int], list[int]]:
+    """For each box, the bits of the boxes it touches (geometry.touches) and collides with."""
+    touch = [0] * len(boxes)
+    clash = [0] * len(boxes)
+    for i, a in enumerate(boxes):
+        for j in range(i):
+            b = boxes[j]
+            gaps = [min(a[k] + a[k + 3], b[k] + b[k + 3]) - max(a[k], b[k]) for k in range(3)]
+            if min(gaps) > 0:
+                clash[i] |= 1 << j
+                clash[j] |= 1 << i
+            elif min(gaps) == 0 and gaps.count(0) == 1:
+                touch[i] |= 1 << j
+                touch[j] |= 1 << i
+    return touch, clash
+
+
+def _reach(touch: list[int], allowed: int) -> int:
+    """The bits reachable from bit 0 (the anchored ground brick) through touching bricks
+    whose bits are in `allowed`."""
+    seen = frontier = 1
+    while frontier:
+        low = frontier & -frontier
+        frontier ^= low
+        new = touch[low.bit_length() - 1] & allowed & ~seen
+        seen |= new
+        frontier |= new
+    return seen
+
+
+class Balance:
+    """Pruning rule 8, the first test `stands` makes (statics._centre_supported on every
+    upward-closed part: the whole tower and each brick's upward closure), restated in exact
+    integer arithmetic for towers made of some of `items`, remembered per part: the part's
+    centre of mass must lie in the convex hull of the corners of its shrunk supports from
+    outside it, since those forces (non-negative) carry the part's whole weight and moments.
+    Every contact rectangle has positive area, so the hull is never degenerate, and a centre
+    outside it is outside by far more than statics' tolerance (all points lie on a grid of
+    1 / (2 q n), q the margin's denominator, n the part's size), so this rejects exactly the
+    towers that test rejects (asserted on every rejection by --cross-check)."""
+
+    def __init__(self, items: tuple[Box, ...], margin: float) -> None:
+        fraction = Fraction(margin).limit_denominator(1000)
+        assert fraction == Fraction(margin)
+        scale = 2 * fraction.denominator  # corners and brick centres: whole multiples of 1/scale
+        shrink = 2 * fraction.numerator  # margin * scale
+        self.centres = [(scale * b[0] + scale * b[3] // 2, scale * b[1] + scale * b[4] // 2)
+                        for b in items]
+        # Per brick: (bit of the brick under it, 0 for the table; bit of the contact), and
+        # per contact the corners of its shrunk rectangle.
+        self.supports: list[list[tuple[int, int]]] = []
+        self.corners: list[list[tuple[int, int]]] = []
+        self.on_top = [0] * len(items)  # bits of the bricks resting on each brick
+        for i, a in enumerate(items):
+            rects: list[tuple[int, tuple[int, int, int, int]]] = []
+            if a[2] == 0:
+                rects.append((0, (a[0], a[0] + a[3], a[1], a[1] + a[4])))
+            for j, b in enumerate(items):
+                if j != i and a[2] == b[2] + b[5] and _overlap(a, b):
+                    rects.append((1 << j, (max(a[0], b[0]), min(a[0] + a[3], b[0] + b[3]),
+                                           max(a[1], b[1]), min(a[1] + a[4], b[1] + b[4]))))
+                    self.on_top[j] |= 1 << i
+            corners = []
+            for bit, (x0, x1, y0, y1) in rects:
+                sx, sy = shrink * (x1 - x0), shrink * (y1 - y0)
+                corners.append((bit, 1 << len(self.corners)))
+                self.corners.append([(px, py) for px in (scale * x0 + sx, scale * x1 - sx)
+                                     for py in (scale * y0 + sy, scale * y1 - sy)])
+            self.supports.append(corners)
+        self.memo: dict[int, bool] = {}
+        self.hulls: dict[int, list[tuple[int, int]]] = {}
+
+    def holds(self, held: int) -> bool:
+        """Does every upward-closed part of the tower `held` (bits of items) pass?"""
+        if not self._part(held):
+            return False
+        for i in _bits(held):
+            part = 1 << i
+            while True:
+                grown = part
+                for k in _bits(part):
+                    grown |= self.on_top[k] & held
+                if grown == part:
+                    break
+                part = grown
+            if not self._part(part):
+                return False
+        return True
+
+    def _part(self, part: int) -> bool:
+        if part not in self.memo:
+            members = _bits(part)
+            k = len(members)
+            cx = sum(self.centres[i][0] for i in members)
+            cy = sum(self.centres[i][1] for i in members)
+            outside = 0  # the contacts holding the part up from outside it
+            for i in members:
+                for bit, contact in self.supports[i]:
+                    if not bit & part:
+                        outside |= contact
+            if outside not in self.hulls:
+                self.hulls[outside] = _hull(sorted({p for c in _bits(outside)
+                                                    for p in self.corners[c]}))
+            hull = self.hulls[outside]
+            assert outside == 0 or len(hull) >= 3  # contacts have positive area
+            # The centre is (cx, cy) / k: compare k times the hull's corners with (cx, cy).
+            self.memo[part] = outside != 0 and all(
+                (b[0] - a[0]) * (cy - k * a[1]) - (b[1] - a[1]) * (cx - k * a[0]) >= 0
+                for a, b in zip(hull, hull[1:] + hull[:1], strict=True))
+        return self.memo[part]
+
+
+def _bits(mask: int) -> list[int]:
+    found = []
+    while mask:
+        low = mask & -mask
+        found.append(low.bit_length() - 1)
+        mask ^= low
+    return found
+
+
+def _hull(points: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Convex hull of sorted distinct points, counter-clockwise (monotone chain)."""
+    def half(ordered: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        chain: list[tuple[int, int]] = []
+        for p in ordered:
+            while len(chain) >= 2 and _cross(chain[-2], chain[-1], p) <= 0:
+                chain.pop()
+            chain.append(p)
+        return chain[:-1]
+
+    return half(points) + half(points[::-1])
+
+
+def _cross(o: tuple[int, int], a: tuple[int, int], b: tuple[int, int]) -> int:
+    return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+
+def _holes(spans: list[tuple[int, int]]) -> int:
+    """Total length of the gaps in the union of closed intervals, between its ends."""
+    spans = sorted(spans)
+    total, reach = 0, spans[0][1]
+    for low, high in spans[1:]:
+        if low > reach:
+            total += low - reach
+        reach = max(reach, high)
+    return total
+
+
+def _projections_can_join(groups: list[list[Box]], left: int) -> bool:
+    """Pruning rule 5: the tower is connected and touching bricks' closed extents meet on both
+    axes, so the union of the closed x extents of all bricks is one interval (and of the y
+    extents). Each group's hull of extents is covered by itself; the gaps between them must be
+    covered by the `left` bricks still to come: at most LENGTH each on one axis,
+    LENGTH + WIDTH on x and y together."""
+    hulls = [(min(b[0] for b in g), max(b[0] + b[3] for b in g),
+              min(b[1] for b in g), max(b[1] + b[4] for b in g)) for g in groups]
+    holes_x = _holes([(h[0], h[1]) for h in hulls])
+    holes_y = _holes([(h[2], h[3]) for h in hulls])
+    return (holes_x <= LENGTH * left and holes_y <= LENGTH * left
+            and holes_x + holes_y <= (LENGTH + WIDTH) * left)
+
+
+def _components_can_join(below: tuple[Box, ...], left: int) -> bool:
+    """Pruning rule 6, once every brick with z <= 2 is placed and `left` bricks at z = 4 (top
+    HEIGHT) remain: those can touch only bricks whose top is 4 or more (their closed heights
+    must meet), so the components of the placed bricks can only be joined through those. With
+    more than one component, each needs such a brick, and rule 5 applies to the components'
+    bricks of top >= 4 (each component's hull stands for it: a path may cross a component)."""
+    parent = list(range(len(below)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i in range(len(below)):
+        for j in range(i):
+            if _touch(below[i], below[j]):
+                parent[find(i)] = find(j)
+    groups: dict[int, list[Box]] = {}
+    for i in range(len(below)):
+        groups.setdefault(find(i), [])
+    if len(groups) == 1:
+        return True
+    for i, b in enumerate(below):
+        if b[2] + b[5] >= 2 * WIDTH:
+            groups[find(i)].append(b)
+    if any(not g for g in groups.values()):
+        return False
+    return _projections_can_join(list(groups.values()), left)
+
+
+def _named(boxes: tuple[Box, ...], deck: Deck) -> tuple[PlacedBrick, ...]:
+    """The boxes as the deck's bricks (yellow-1, yellow-2, purple-1, ...: two of each colour;
+    the cards name no colour, so any colouring will do)."""
+    return tuple(PlacedBrick(b.name, b.color, *box)
+                 for b, box in zip(deck.bricks.bricks, boxes, strict=True))
+
+
+def _expected(path: Path) -> tuple[tuple[Box, ...], frozenset[Box]]:
+    """The ground placement and box set under which the enumeration must meet the tower of a
+    `brix verify --json` answer (translated as `ground_placements` anchors it)."""
+    raw = json.loads(path.read_text())["tower"]["bricks"]
+    boxes = [(b["x"], b["y"], b["z"], b["dx"], b["dy"], b["dz"]) for b in raw]
+    grounds = sorted((b for b in boxes if b[2] == 0),
+                     key=lambda b: (EXTENTS.index((b[3], b[4], b[5])), b[0], b[1]))
+    ox, oy = grounds[0][0], grounds[0][1]
+
+    def moved(b: Box) -> Box:
+        return (b[0] - ox, b[1] - oy, *b[2:])
+
+    return tuple(moved(g) for g in grounds), frozenset(moved(b) for b in boxes)
+
+
+if __name__ == "__main__":
+    main()
