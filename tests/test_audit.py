@@ -178,7 +178,7 @@ def test_an_undecided_check_is_asked_again_on_a_fresh_solver_once_the_old_one_kn
     monkeypatch.setattr(audit, "TowerSolver", _TimesOutWhenAsked)
     monkeypatch.setattr(_TimesOutWhenAsked, "made", [])
     deck = load_deck(PLANTED)
-    decider = audit.SeedDecider(deck, 0, 60.0, audit.AuditLog(tmp_path, deck))
+    decider = audit.SeedDecider(deck, AuditSettings(seed=0), audit.AuditLog(tmp_path, deck))
     first = decider.solver
     assert decider.check(mask_of([0, 1]), [])[0] == "unknown"
     assert decider.solver is first  # it knew no other cards: nothing to gain
@@ -208,7 +208,7 @@ def test_a_check_the_budget_cuts_short_is_not_asked_again_on_a_fresh_solver(
     run ask again."""
     monkeypatch.setattr(audit, "TowerSolver", _NeverAnswers)
     deck = load_deck(PLANTED)
-    decider = audit.SeedDecider(deck, 0, 60.0, audit.AuditLog(tmp_path, deck))
+    decider = audit.SeedDecider(deck, AuditSettings(seed=0), audit.AuditLog(tmp_path, deck))
     decider.asked = mask_of([5])  # it knows another card: a time-limit unknown would be retried
     decider.stop_at = time.monotonic() + 5
     first = decider.solver
@@ -217,6 +217,36 @@ def test_a_check_the_budget_cuts_short_is_not_asked_again_on_a_fresh_solver(
     decider.stop_at = None
     assert decider.check(mask_of([0, 1]), [])[2].startswith(audit.TIME_LIMIT)
     assert decider.solver is not first  # asked again on a fresh one, as before
+
+
+def test_sets_of_up_to_three_cards_get_the_longer_time_limit_and_say_so(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+) -> None:
+    """Small sets are what the audit promises to settle, and few of them are hard: they get
+    `small_timeout` (at least `timeout`), larger sets `timeout`; an unknown names the limit."""
+    monkeypatch.setattr(audit, "TowerSolver", _NeverAnswers)
+    deck = load_deck(PLANTED)
+    settings = AuditSettings(seed=0, timeout=60, small_timeout=240)
+    decider = audit.SeedDecider(deck, settings, audit.AuditLog(tmp_path, deck))
+    for cards, limit in (([0, 1, 2], 240), ([0, 1, 2, 3], 60)):
+        asked = time.monotonic()
+        assert decider.check(mask_of(cards), [])[2] == f"{audit.TIME_LIMIT} {limit} s"
+        assert 0 <= decider.solver.deadlines[-1] - asked - limit < 1
+    assert AuditSettings(timeout=300, small_timeout=240).timeout_for(2) == 300
+
+
+def test_a_small_set_left_undecided_at_the_shorter_limit_is_asked_again(tmp_path: Path) -> None:
+    """The log keeps the limit an unknown had; a run that gives the set more time asks again."""
+    deck = load_deck(PLANTED)
+    log = audit.AuditLog(tmp_path, deck)
+    ids = [deck.cards[k].id for k in (0, 1, 2)]
+    log.append({"kind": "unknown", "seed": ids, "cards": ids, "checks": 1, "seconds": 60.0,
+                "trace": [], "timeout": 60.0, "note": f"{audit.TIME_LIMIT} 60 s"})
+    for small_timeout, replayed in ((60.0, 1), (240.0, 0)):
+        explorer = Explorer(deck, AuditSettings(timeout=60, small_timeout=small_timeout),
+                            tmp_path)
+        explorer.replay()
+        assert explorer.resumed == replayed
 
 
 # ------------------------------------------------------------------ the audit of a planted deck

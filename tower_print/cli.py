@@ -347,6 +347,8 @@ AUDIT_SAMPLES = 20_000
 """Default tower pool of the audit (about a minute on 2 cores; the tower-print.brix.audit
 default): on the green deck it covers 73 % of easy deals, 22 % of medium, 3 % of hard without
 a solver check (3000 towers: 56 %, 11 %, 1 %)."""
+AUDIT_SMALL_TIMEOUT = 240.0
+"""Seconds per check of a set of up to 3 cards (tower_print.brix.audit.SMALL_TIMEOUT, why there)."""
 
 
 @brix.command("audit")
@@ -357,6 +359,9 @@ def brix_audit(
     = max(1, os.cpu_count() or 1),
     timeout: Annotated[float, typer.Option(
         min=0.1, help="Seconds one solver check may take before its set is 'undecided'.")] = 60.0,
+    small_timeout: Annotated[float, typer.Option(
+        min=0.1, help="The same for the sets of up to 3 cards, all decided first (at least "
+                      "--timeout).")] = AUDIT_SMALL_TIMEOUT,
     seed: Annotated[int, typer.Option(help="Seed of the tower pool, the deals and Z3.")] = 0,
     max_cards: Annotated[int | None, typer.Option(
         min=0, help="Only sets of at most this many cards; 0: every set. Default: the most "
@@ -418,7 +423,7 @@ def brix_audit(
     limit = largest_deal(chosen) if max_cards is None else (max_cards or None)
     settings = AuditSettings(seed=seed, timeout=timeout, samples=samples, max_cards=limit,
                              deals=deals, deal_seeds=min(deals, AuditSettings.deal_seeds),
-                             budget=budget)
+                             budget=budget, small_timeout=small_timeout)
     explorer = Explorer(chosen, settings, cache, taken_masks)
     try:
         with _audit_progress() as show:
@@ -437,7 +442,7 @@ def brix_audit(
     prices = card_prices(chosen)
     if conflicts_out is not None:
         command = (f"tower-print brix audit --deck {deck} --seed {seed} --timeout {timeout:g} "
-                   f"--samples {samples}"
+                   f"--small-timeout {small_timeout:g} --samples {samples}"
                    + ("" if max_cards is None else f" --max-cards {max_cards}")
                    + ("" if budget is None else f" --budget {budget:g}")
                    + ("" if known is None else f" --known {known.name}")
@@ -465,6 +470,8 @@ def _write_audit_conflicts(path: Path, deck: Deck, found: Exploration, command: 
     state = ("a complete audit" if found.complete else
              "incomplete audits, each set proved by one of them" if merged else
              "an incomplete audit")
+    if known.proofs:
+        state += f" ({len(known.proofs)} by the proof `proofs` names)"
     note = f"{len(known.sets)} minimal conflicts, from {state}."
     if not found.complete and known.complete_up_to:
         note += f" Every conflict of up to {known.complete_up_to} cards is here."

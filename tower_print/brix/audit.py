@@ -6,8 +6,8 @@ test: it is unsolvable exactly when it contains one of them. The search is MARCO
 - grow for free: a pool of seeded random standing towers (`sampling`) is drawn first; each
   tower proves the set of cards it meets solvable, and every subset with it;
 - small sets first: every set of up to `SMALL_CONFLICTS` cards that nothing known explains is
-  decided (smallest first, not grown), so that an audit cut short by its budget still knows
-  every conflict that small, and says so;
+  decided (smallest first, not grown, with the longer `SMALL_TIMEOUT`), so that an audit cut
+  short by its budget still knows every conflict that small, and says so;
 - then seeds, in turn: sampled deals of each level that nothing known explains yet (so the
   conflicts real deals run into are found early and the odds are settled), and the map's
   maximal unexplored sets; a process pool decides them with `TowerSolver.check` (a quick
@@ -69,6 +69,11 @@ SMALL_CONFLICTS = 3
 audit that runs out of time then still knows all conflicts this small (most are pairs and
 triples), and says so. On the thirteenth session's 30-minute audits, 357 (green) and 443 (pink)
 triples were still unexplained."""
+SMALL_TIMEOUT = 240.0
+"""Seconds per check of a set of up to `SMALL_CONFLICTS` cards: few such sets are hard, and
+deciding them all is what lets an audit say it knows every conflict that small. In green,
+G24 G28 G30 takes 62 s to solve (over the 60 s of other checks), and G13 G24 G30 stays
+undecided at 240 s (it is proved by enumeration instead: content/brix/conflicts/green.yaml)."""
 TIME_LIMIT = "no answer within"
 """How the note of an "unknown" that ran out of time starts (other unknowns are retried)."""
 BUDGET_SPENT = "the audit's time budget ran out"
@@ -88,6 +93,11 @@ class AuditSettings:
     deal_seeds: int = 300  # of those, per level, decided first (conflicts real deals meet)
     budget: float | None = None  # seconds for the whole search, then stop (incomplete)
     small: int = SMALL_CONFLICTS  # sets of up to this many cards are decided first
+    small_timeout: float = SMALL_TIMEOUT  # seconds per check of such a set
+
+    def timeout_for(self, cards: int) -> float:
+        """Seconds per check of a set of `cards` cards."""
+        return max(self.timeout, self.small_timeout) if cards <= self.small else self.timeout
 
 
 def largest_deal(deck: Deck) -> int:
@@ -243,10 +253,10 @@ class Outcome:
 class SeedDecider:
     """One process's solver for a deck, kept across seeds (its stability lemmas stay valid)."""
 
-    def __init__(self, deck: Deck, seed: int, timeout: float, log: AuditLog) -> None:
+    def __init__(self, deck: Deck, settings: AuditSettings, log: AuditLog) -> None:
         self.deck = deck
-        self.seed = seed
-        self.timeout = timeout
+        self.seed = settings.seed
+        self.timeout_for = settings.timeout_for
         # When the audit's budget ends (`time.monotonic()`, which is the same clock in every
         # process of the machine), or None: no check runs past it.
         self.stop_at: float | None = None
@@ -292,7 +302,8 @@ class SeedDecider:
     def _check_on(self, mask: int) -> tuple[str, int, str]:
         self.asked |= mask
         items = [self.items[k] for k in members(mask)]
-        deadline = time.monotonic() + self.timeout
+        timeout = self.timeout_for(mask.bit_count())
+        deadline = time.monotonic() + timeout
         cut = self.stop_at is not None and self.stop_at < deadline
         if cut:
             deadline = self.stop_at
@@ -308,7 +319,7 @@ class SeedDecider:
             labels = {item.label for item in core}
             return UNSOLVABLE, mask_of(k for k in members(mask)
                                        if self.items[k].label in labels), ""
-        return UNKNOWN, mask, BUDGET_SPENT if cut else f"{TIME_LIMIT} {self.timeout:g} s"
+        return UNKNOWN, mask, BUDGET_SPENT if cut else f"{TIME_LIMIT} {timeout:g} s"
 
     def decide(self, seed: int, stop_at: float | None = None) -> Outcome:
         """Decide `seed` (grown when solvable, shrunk when not), with no check running past
@@ -365,11 +376,11 @@ class SeedDecider:
 _DECIDER: SeedDecider | None = None
 
 
-def _start_worker(deck: Deck, seed: int, timeout: float, folder: Path) -> None:
+def _start_worker(deck: Deck, settings: AuditSettings, folder: Path) -> None:
     global _DECIDER
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     _exit_with_parent()
-    _DECIDER = SeedDecider(deck, seed, timeout, AuditLog(folder, deck))
+    _DECIDER = SeedDecider(deck, settings, AuditLog(folder, deck))
 
 
 def _exit_with_parent() -> None:
@@ -487,7 +498,8 @@ class Explorer:
                 has_pool |= (record["seed"], record["samples"]) == (
                     self.settings.seed, self.settings.samples)
                 self.map.add_solvable_many(self.log.mask(ids) for ids in record["solvable"])
-            elif kind == UNKNOWN and (record["timeout"] < self.settings.timeout
+            elif kind == UNKNOWN and (record["timeout"] < self.settings.timeout_for(
+                    len(record["seed"]))
                                       or not record["note"].startswith(TIME_LIMIT)):
                 continue  # undecided with less time than this run has, or by a fault: ask again
             elif kind in (SOLVABLE, UNSOLVABLE, UNKNOWN):
@@ -515,7 +527,7 @@ class Explorer:
         if outcome.found:
             record["found"] = [self.log.ids_of(m) for m in outcome.found]
         if outcome.kind == UNKNOWN:
-            record["timeout"] = self.settings.timeout
+            record["timeout"] = self.settings.timeout_for(outcome.seed.bit_count())
             record["note"] = outcome.note
         return record
 
@@ -541,7 +553,7 @@ class Explorer:
         context = get_context("spawn")  # no fork of a process holding Z3 contexts and threads
         with ProcessPoolExecutor(
             max_workers=jobs, mp_context=context, initializer=_start_worker,
-            initargs=(self.deck, self.settings.seed, self.settings.timeout, self.folder),
+            initargs=(self.deck, self.settings, self.folder),
         ) as executor:
             try:
                 if not has_pool:
