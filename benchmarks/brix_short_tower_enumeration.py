@@ -81,6 +81,7 @@ from tower_print.brix.decks import Deck, shipped_deck
 from tower_print.brix.evaluate import Evaluator
 from tower_print.brix.geometry import PlacedBrick, is_connected
 from tower_print.brix.language import Condition, parse
+from tower_print.brix.marco import members
 from tower_print.brix.statics import _centre_supported, contacts, stands
 
 Box = tuple[int, int, int, int, int, int]
@@ -514,11 +515,11 @@ class Balance:
         """Does every upward-closed part of the tower `held` (bits of items) pass?"""
         if not self._part(held):
             return False
-        for i in _bits(held):
+        for i in members(held):
             part = 1 << i
             while True:
                 grown = part
-                for k in _bits(part):
+                for k in members(part):
                     grown |= self.on_top[k] & held
                 if grown == part:
                     break
@@ -529,17 +530,17 @@ class Balance:
 
     def _part(self, part: int) -> bool:
         if part not in self.memo:
-            members = _bits(part)
-            k = len(members)
-            cx = sum(self.centres[i][0] for i in members)
-            cy = sum(self.centres[i][1] for i in members)
+            inside = members(part)
+            k = len(inside)
+            cx = sum(self.centres[i][0] for i in inside)
+            cy = sum(self.centres[i][1] for i in inside)
             outside = 0  # the contacts holding the part up from outside it
-            for i in members:
+            for i in inside:
                 for bit, contact in self.supports[i]:
                     if not bit & part:
                         outside |= contact
             if outside not in self.hulls:
-                self.hulls[outside] = _hull(sorted({p for c in _bits(outside)
+                self.hulls[outside] = _hull(sorted({p for c in members(outside)
                                                     for p in self.corners[c]}))
             hull = self.hulls[outside]
             assert outside == 0 or len(hull) >= 3  # contacts have positive area
@@ -548,15 +549,6 @@ class Balance:
                 (b[0] - a[0]) * (cy - k * a[1]) - (b[1] - a[1]) * (cx - k * a[0]) >= 0
                 for a, b in zip(hull, hull[1:] + hull[:1], strict=True))
         return self.memo[part]
-
-
-def _bits(mask: int) -> list[int]:
-    found = []
-    while mask:
-        low = mask & -mask
-        found.append(low.bit_length() - 1)
-        mask ^= low
-    return found
 
 
 def _hull(points: list[tuple[int, int]]) -> list[tuple[int, int]]:
