@@ -235,6 +235,13 @@ def test_sets_of_up_to_three_cards_get_the_longer_time_limit_and_say_so(
     assert AuditSettings(timeout=300, small_timeout=240).timeout_for(2) == 300
 
 
+def test_the_command_defaults_are_the_audit_defaults() -> None:
+    """The command line names its defaults without importing the audit (it loads Z3)."""
+    from tower_print.cli import AUDIT_SAMPLES, AUDIT_SMALL_TIMEOUT
+
+    assert (AuditSettings.samples, audit.SMALL_TIMEOUT) == (AUDIT_SAMPLES, AUDIT_SMALL_TIMEOUT)
+
+
 def test_a_small_set_left_undecided_at_the_shorter_limit_is_asked_again(tmp_path: Path) -> None:
     """The log keeps the limit an unknown had; a run that gives the set more time asks again."""
     deck = load_deck(PLANTED)

@@ -72,8 +72,10 @@ triples were still unexplained."""
 SMALL_TIMEOUT = 240.0
 """Seconds per check of a set of up to `SMALL_CONFLICTS` cards: few such sets are hard, and
 deciding them all is what lets an audit say it knows every conflict that small. In green,
-G24 G28 G30 takes 62 s to solve (over the 60 s of other checks), and G13 G24 G30 stays
-undecided at 240 s (it is proved by enumeration instead: content/brix/conflicts/green.yaml)."""
+G24 G28 G30 took 62 s to solve in one run (over the 60 s of other checks), 24 s in another,
+and G13 G24 G30 stays undecided at 240 s (it is proved by enumeration instead:
+content/brix/conflicts/green.yaml). A set undecided on a solver asked about other cards is
+asked once more on a fresh one, so a hopeless small set costs a process twice this."""
 TIME_LIMIT = "no answer within"
 """How the note of an "unknown" that ran out of time starts (other unknowns are retried)."""
 BUDGET_SPENT = "the audit's time budget ran out"
