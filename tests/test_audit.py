@@ -429,10 +429,11 @@ def test_audit_bad_input_is_one_line_and_exit_2(args: list[str]) -> None:
     assert "Traceback" not in result.output
 
 
-def _known_file(path: Path, *sets: str) -> Path:
+def _known_file(path: Path, *sets: str, complete_up_to: int = 0) -> Path:
     from tower_print.brix.conflicts import deck_fingerprint
 
     lines = ["deck: planted", f"fingerprint: {deck_fingerprint(load_deck(PLANTED))}",
+             *([f"complete_up_to: {complete_up_to}"] if complete_up_to else []),
              "conflicts:", *(f"  - {s}" for s in sets)]
     path.write_text("\n".join(lines) + "\n")
     return path
@@ -462,6 +463,44 @@ def test_audit_takes_known_conflicts_and_proves_only_the_others(tmp_path: Path) 
                for line in log.read_text().splitlines()]
     proved = {tuple(r["cards"]) for r in records if r["kind"] == UNSOLVABLE}
     assert proved == PLANTED_CONFLICTS - given
+
+
+def test_audit_takes_the_known_files_completeness_and_asks_no_small_set(tmp_path: Path) -> None:
+    """A file complete up to 3 cards: every set that small holding none of its conflicts is
+    solvable, so the audit asks no set of up to 3 cards and still ends complete with all."""
+    from typer.testing import CliRunner
+
+    from tower_print.cli import app
+
+    given = sorted(" ".join(s) for s in PLANTED_CONFLICTS)  # all of them are of 2 or 3 cards
+    known = _known_file(tmp_path / "known.yaml", *given, complete_up_to=3)
+    result = CliRunner().invoke(app, [
+        "brix", "audit", "--deck", str(PLANTED), "--samples", "200", "--deals", "100",
+        "--jobs", "1", "--cache", str(tmp_path / "cache"), "--json", "--known", str(known)])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["complete"] and report["complete_up_to_taken"] == 3
+    assert {tuple(c["cards"]) for c in report["conflicts"]} == PLANTED_CONFLICTS
+    assert all(odds["unknown"] == 0 for odds in report["odds"].values() if odds)
+    records = [json.loads(line) for log in (tmp_path / "cache").rglob("*.jsonl")
+               for line in log.read_text().splitlines()]
+    asked = [r["seed"] for r in records if r["kind"] != "pool"]
+    assert asked and all(len(seed) > 3 for seed in asked)
+
+
+def test_a_small_conflict_the_known_file_lacks_belies_its_completeness(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from tower_print.cli import app
+
+    given = sorted(" ".join(s) for s in PLANTED_CONFLICTS - {("T7", "T8")})
+    known = _known_file(tmp_path / "known.yaml", *given, complete_up_to=2)
+    result = CliRunner().invoke(app, [
+        "brix", "audit", "--deck", str(PLANTED), "--samples", "200", "--deals", "100",
+        "--jobs", "1", "--cache", str(tmp_path / "cache"), "--known", str(known)])
+    assert result.exit_code == 2, result.output
+    assert ("known.yaml:3: complete_up_to: the file says every conflict of up to 2 cards is "
+            "known, but this audit proved 'T7 T8' unsolvable") in result.output
 
 
 def test_audit_stops_on_a_known_conflict_it_proves_not_minimal(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
 import typer
 from typer.core import TyperGroup
 
-from tower_print.content import UserError
+from tower_print.content import UserError, load_yaml
 
 if TYPE_CHECKING:
     from tower_print.brix.audit import Exploration
@@ -424,14 +424,18 @@ def brix_audit(
     settings = AuditSettings(seed=seed, timeout=timeout, samples=samples, max_cards=limit,
                              deals=deals, deal_seeds=min(deals, AuditSettings.deal_seeds),
                              budget=budget, small_timeout=small_timeout)
-    explorer = Explorer(chosen, settings, cache, taken_masks)
+    explorer = Explorer(chosen, settings, cache, taken_masks,
+                        0 if taken is None else taken.complete_up_to)
     try:
         with _audit_progress() as show:
             found = explorer.run(jobs, show)
     except KnownConflictDisputed as dispute:
-        assert taken is not None
-        node = taken.nodes[taken_masks.index(dispute.mask)]
-        raise node.error(f"'{node.str()}' {dispute.why}; one of the audits is wrong") from None
+        assert taken is not None and known is not None
+        if dispute.mask in taken_masks:
+            node = taken.nodes[taken_masks.index(dispute.mask)]
+            raise node.error(f"'{node.str()}' {dispute.why}; one of the audits is wrong") from None
+        raise load_yaml(known, fast=True)["complete_up_to"].error(
+            f"the file {dispute.why}; one of the audits is wrong") from None
     except (KeyboardInterrupt, ctypes.ArgumentError) as error:
         if not interrupted(error):
             raise

@@ -454,6 +454,7 @@ class Exploration:
     stopped: bool  # the time budget ran out
     complete_up_to: int  # every conflict of at most this many cards is among `muses`
     taken: int = 0  # of `muses`, those taken as known (`Explorer.known`), not proved here
+    taken_up_to: int = 0  # sets of up to this many cards taken as decided (`Explorer.known_up_to`)
     budget_cut: list[int] = field(default_factory=list)  # of `unknown`, cut short by the budget
 
 
@@ -461,7 +462,9 @@ Progress = Callable[[dict[str, Any]], None]
 
 
 class KnownConflictDisputed(Exception):
-    """A conflict taken as known (`Explorer.known`) is not one, or not minimal: `why`."""
+    """A conflict taken as known (`Explorer.known`) is not one, or not minimal, or a new small
+    conflict belies the completeness taken as known (`Explorer.known_up_to`): `why`; `mask`:
+    the known conflict, or the new one."""
 
     def __init__(self, mask: int, why: str) -> None:
         super().__init__(why)
@@ -474,14 +477,18 @@ class Explorer:
 
     def __init__(
         self, deck: Deck, settings: AuditSettings, cache_dir: Path | None,
-        known: Sequence[int] = (),
+        known: Sequence[int] = (), known_up_to: int = 0,
     ) -> None:
         """`known`: minimal conflicts earlier audits proved (a conflicts file, `--known`),
-        taken as they are: the search explores only what they leave open. Each is still held
-        against what this audit proves (`KnownConflictDisputed`)."""
+        taken as they are: the search explores only what they leave open. `known_up_to`: the
+        file's `complete_up_to`, taken too: every set of that many cards or fewer holding none
+        of them is solvable, so no set that small is asked again (pink's P08 P26 P44, solvable
+        by an earlier audit, cost 480 s undecided in a later one). Both are still held against
+        what this audit proves (`KnownConflictDisputed`)."""
         self.deck = deck
         self.settings = settings
         self.known = list(known)
+        self.known_up_to = known_up_to
         self.map = CardMap(len(deck.cards), settings.max_cards, settings.seed)
         self.folder = cache_dir or default_cache_dir()
         self.log = AuditLog(self.folder, deck)
@@ -563,6 +570,7 @@ class Explorer:
                 self._check_known()
                 for mask in self.known:
                     self.map.add_mus(mask)
+                self.map.explain_up_to(self.known_up_to)
                 self._explore(executor, jobs, say, start)
             except BaseException:
                 _stop(executor)
@@ -659,9 +667,19 @@ class Explorer:
                     mask, "is no conflict: this audit met a tower meeting every card of it")
             part = next((m for m in self.map.muses if m != mask and m & ~mask == 0), None)
             if part is not None:
-                cards = " ".join(self.deck.cards[k].id for k in members(part))
                 raise KnownConflictDisputed(
-                    mask, f"is not minimal: this audit proved its part '{cards}' unsolvable")
+                    mask, f"is not minimal: this audit proved its part '{self._ids(part)}' "
+                          "unsolvable")
+        known = set(self.known)
+        small = next((m for m in self.map.muses
+                      if m.bit_count() <= self.known_up_to and m not in known), None)
+        if small is not None:
+            raise KnownConflictDisputed(
+                small, f"says every conflict of up to {self.known_up_to} cards is known, but "
+                       f"this audit proved '{self._ids(small)}' unsolvable")
+
+    def _ids(self, mask: int) -> str:
+        return " ".join(self.deck.cards[k].id for k in members(mask))
 
     def result(self, seconds: float) -> Exploration:
         self._check_known()
@@ -681,6 +699,6 @@ class Explorer:
             unknown=sorted(self.map.unknown, key=order), solvable=list(self.map.solvable),
             checks=self.checks, seconds=seconds, resumed=self.resumed,
             complete=complete, stopped=self.stopped, complete_up_to=complete_up_to,
-            taken=len(set(self.known) & set(muses)),
+            taken=len(set(self.known) & set(muses)), taken_up_to=self.known_up_to,
             budget_cut=sorted(self.budget_cut, key=order),
         )

@@ -50,7 +50,9 @@ def deal_odds(deck: Deck, found: Exploration, settings: AuditSettings) -> list[O
         for deal in deals:
             if conflicts.has_subset_of(deal):
                 bad += 1
-            elif not found.complete and not solvable.has_superset_of(deal):
+            elif found.complete or deal.bit_count() <= found.complete_up_to:
+                continue  # solvable: every conflict that small is known, and it holds none
+            elif not solvable.has_superset_of(deal):
                 unknown += 1
         if not deals:  # the deck cannot make this level's points
             out.append(Odds(level, 0, 0, 0, 0.0, 1.0))
@@ -110,6 +112,7 @@ def audit_json(
         "checks": found.checks,
         "facts_resumed": found.resumed,
         "conflicts_taken": found.taken,
+        "complete_up_to_taken": found.taken_up_to,
         "seconds": round(found.seconds, 1),
         "note": "unsolvable means: " + LATTICE_NOTE,
     }
@@ -149,6 +152,9 @@ def audit_text(
     if found.taken:
         lines.append(f"  {found.taken} of the conflicts were taken from --known (earlier "
                      "audits proved them; not proved again here).")
+    if found.taken_up_to:
+        lines.append(f"  So were its sets of up to {found.taken_up_to} cards: every one that "
+                     "holds none of its conflicts is solvable (its complete_up_to).")
     lines.append(f"  ({found.checks} solver checks this run, {found.resumed} facts read back "
                  f"from the cache, {found.seconds:.0f} s; unsolvable means: {LATTICE_NOTE})")
     lines.append("")

@@ -138,6 +138,7 @@ class CardMap:
         self._undecided_below = z3.Bool("undecided_below", self.ctx)
         self._undecided_above = z3.Bool("undecided_above", self.ctx)
         self._small: dict[int, z3.BoolRef] = {}  # k -> literal for "1 to k cards"
+        self.explained_up_to = 0  # `explain_up_to`
 
     # ------------------------------------------------------------------ what is known
     def known_solvable(self, mask: int) -> bool:
@@ -170,10 +171,17 @@ class CardMap:
         self.solver.add(z3.Or([z3.Not(self.cards[k]) for k in members(mask)]))
         return True
 
+    def explain_up_to(self, k: int) -> None:
+        """Every set of up to `k` cards is explained: an earlier audit decided them all (those
+        holding none of the conflicts added are solvable)."""
+        if k > self.explained_up_to:
+            self.explained_up_to = k
+            self.solver.add(z3.AtLeast(*self.cards, k + 1))
+
     def explained(self, mask: int) -> bool:
         """Known solvable, known unsolvable, or set aside as undecided."""
-        return (self.known_solvable(mask) or self.known_unsolvable(mask)
-                or self.unknown.has_superset_of(mask))
+        return (mask.bit_count() <= self.explained_up_to or self.known_solvable(mask)
+                or self.known_unsolvable(mask) or self.unknown.has_superset_of(mask))
 
     def held_back(self, mask: int) -> bool:
         """Inside a pending seed: its answer may explain this set, so wait for it."""
