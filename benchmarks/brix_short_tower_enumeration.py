@@ -415,9 +415,14 @@ def _collide(a: Box, b: Box) -> bool:
     return _overlap(a, b) and a[2] < b[2] + b[5] and b[2] < a[2] + a[5]
 
 
+def _overlaps(a: Box, b: Box) -> list[int]:
+    """Per axis, how far the two boxes' extents overlap (negative: the gap between them)."""
+    return [min(a[k] + a[k + 3], b[k] + b[k + 3]) - max(a[k], b[k]) for k in range(3)]
+
+
 def _touch(a: Box, b: Box) -> bool:
-    """geometry.touches on boxes."""
-    gaps = [min(a[k] + a[k + 3], b[k] + b[k + 3]) - max(a[k], b[k]) for k in range(3)]
+    """geometry.touches on boxes: faces meet over an area, no volume shared."""
+    gaps = _overlaps(a, b)
     return min(gaps) >= 0 and gaps.count(0) == 1
 
 
@@ -446,11 +451,10 @@ def _touch_and_clash_masks(boxes: tuple[Box, ...]) -> tuple[list[int], list[int]
     for i, a in enumerate(boxes):
         for j in range(i):
             b = boxes[j]
-            gaps = [min(a[k] + a[k + 3], b[k] + b[k + 3]) - max(a[k], b[k]) for k in range(3)]
-            if min(gaps) > 0:
+            if min(_overlaps(a, b)) > 0:
                 clash[i] |= 1 << j
                 clash[j] |= 1 << i
-            elif min(gaps) == 0 and gaps.count(0) == 1:
+            elif _touch(a, b):
                 touch[i] |= 1 << j
                 touch[j] |= 1 << i
     return touch, clash
