@@ -9,9 +9,9 @@ Runs the audit exactly as the command does (same code, a fresh cache folder unle
 given, so nothing is resumed by accident) and prints: whether the certificate is complete, the
 minimal conflicts found by size, undecided sets, solver checks and seeds by outcome, the time
 spent drawing the tower pool and exploring, the odds of an unsolvable deal per level and the
-cards priced wrong. With --known FILE the audit takes that file's conflicts as known (as
-`brix audit --known` does) and goes on from them. With --generate N it first generates an
-N-card deck (seed 1, 22 of 50 worth 3 points, scaled) and times that too.
+cards priced wrong. With --known FILE the audit takes that file's conflicts, completeness and
+towers as known (as `brix audit --known` does) and goes on from them. With --generate N it
+first generates an N-card deck (seed 1, 22 of 50 worth 3 points, scaled) and times that too.
 """
 
 from __future__ import annotations
@@ -58,7 +58,8 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=AuditSettings.samples)
     parser.add_argument("--cache", type=Path, default=None, help="resume from this folder")
     parser.add_argument("--known", type=Path, default=None,
-                        help="take this conflicts file's sets as known (brix audit --known)")
+                        help="take this conflicts file's sets, completeness and towers as "
+                             "known (brix audit --known)")
     args = parser.parse_args()
     folder = args.cache or Path(tempfile.mkdtemp(prefix="audit-bench-"))
     if args.generate:
@@ -73,9 +74,11 @@ def main() -> None:
     def progress(state: dict) -> None:  # type: ignore[type-arg]
         phases.setdefault(state["phase"], time.perf_counter() - start)
 
-    known = () if args.known is None else conflicts_to_take(args.known, deck).sets
-    taken = card_masks(deck, known)
-    explorer = Explorer(deck, settings, folder, taken)
+    known = None if args.known is None else conflicts_to_take(args.known, deck)
+    taken = [] if known is None else card_masks(deck, known.sets)
+    explorer = Explorer(deck, settings, folder, taken,
+                        0 if known is None else known.complete_up_to,
+                        () if known is None else known.towers)
     found = explorer.run(args.jobs, progress)
     seconds = time.perf_counter() - start
     kinds: Counter[str] = Counter()

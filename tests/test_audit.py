@@ -20,7 +20,7 @@ from tower_print.brix.audit_report import audit_json, audit_text, card_prices, d
 from tower_print.brix.conflicts import load_conflicts
 from tower_print.brix.decks import load_deck
 from tower_print.brix.marco import CardMap, mask_of, members
-from tower_print.brix.solver import SOLVABLE, UNSOLVABLE, Labeled, TowerSolver
+from tower_print.brix.solver import SOLVABLE, UNKNOWN, UNSOLVABLE, Labeled, TowerSolver
 
 PLANTED = Path(__file__).parent / "data" / "brix-planted.yaml"
 PLANTED_CONFLICTS = {
@@ -153,6 +153,11 @@ def test_an_undecided_set_does_not_hide_its_small_subsets() -> None:
 # ------------------------------------------------------------------ one worker's solver
 
 
+def _blank() -> audit.Outcome:
+    """An outcome for a check to note its trace and towers in."""
+    return audit.Outcome(0, UNKNOWN, 0)
+
+
 class _TimesOutWhenAsked:
     """A stand-in solver: "unknown" from the first one made, "unsolvable" from later ones."""
 
@@ -180,9 +185,9 @@ def test_an_undecided_check_is_asked_again_on_a_fresh_solver_once_the_old_one_kn
     deck = load_deck(PLANTED)
     decider = audit.SeedDecider(deck, AuditSettings(seed=0), audit.AuditLog(tmp_path, deck))
     first = decider.solver
-    assert decider.check(mask_of([0, 1]), [])[0] == "unknown"
+    assert decider.check(mask_of([0, 1]), _blank())[0] == "unknown"
     assert decider.solver is first  # it knew no other cards: nothing to gain
-    status, core, _ = decider.check(mask_of([2, 3]), [])
+    status, core, _ = decider.check(mask_of([2, 3]), _blank())
     assert (status, core) == (UNSOLVABLE, mask_of([2, 3]))
     assert decider.solver is not first and len(_TimesOutWhenAsked.made) == 2
     assert first.questions == [("T1", "T2"), ("T3", "T4")]
@@ -212,10 +217,11 @@ def test_a_check_the_budget_cuts_short_is_not_asked_again_on_a_fresh_solver(
     decider.asked = mask_of([5])  # it knows another card: a time-limit unknown would be retried
     decider.stop_at = time.monotonic() + 5
     first = decider.solver
-    assert decider.check(mask_of([0, 1]), []) == ("unknown", mask_of([0, 1]), audit.BUDGET_SPENT)
+    assert decider.check(mask_of([0, 1]), _blank()) == (
+        "unknown", mask_of([0, 1]), audit.BUDGET_SPENT)
     assert decider.solver is first and first.deadlines == [decider.stop_at]
     decider.stop_at = None
-    assert decider.check(mask_of([0, 1]), [])[2].startswith(audit.TIME_LIMIT)
+    assert decider.check(mask_of([0, 1]), _blank())[2].startswith(audit.TIME_LIMIT)
     assert decider.solver is not first  # asked again on a fresh one, as before
 
 
@@ -230,7 +236,7 @@ def test_sets_of_up_to_three_cards_get_the_longer_time_limit_and_say_so(
     decider = audit.SeedDecider(deck, settings, audit.AuditLog(tmp_path, deck))
     for cards, limit in (([0, 1, 2], 240), ([0, 1, 2, 3], 60)):
         asked = time.monotonic()
-        assert decider.check(mask_of(cards), [])[2] == f"{audit.TIME_LIMIT} {limit} s"
+        assert decider.check(mask_of(cards), _blank())[2] == f"{audit.TIME_LIMIT} {limit} s"
         assert 0 <= decider.solver.deadlines[-1] - asked - limit < 1
     assert AuditSettings(timeout=300, small_timeout=240).timeout_for(2) == 300
 
@@ -486,6 +492,38 @@ def test_audit_takes_the_known_files_completeness_and_asks_no_small_set(tmp_path
                for line in log.read_text().splitlines()]
     asked = [r["seed"] for r in records if r["kind"] != "pool"]
     assert asked and all(len(seed) > 3 for seed in asked)
+
+
+def test_a_second_audit_starts_from_the_first_ones_towers_and_asks_nothing(
+    tmp_path: Path,
+) -> None:
+    """The first audit writes its conflicts and the towers its solver met; a second one, in a
+    fresh cache, takes them (the file's completeness struck out): every set is then explained,
+    so it asks no solver check and is complete, every sampled deal decided."""
+    from typer.testing import CliRunner
+
+    from tower_print.cli import app
+
+    args = ["brix", "audit", "--deck", str(PLANTED), "--samples", "20", "--deals", "100",
+            "--jobs", "1", "--json"]
+    written = tmp_path / "conflicts.yaml"
+    first = CliRunner().invoke(app, [*args, "--cache", str(tmp_path / "one"),
+                                     "--conflicts-out", str(written)])
+    assert first.exit_code == 0, first.output
+    text = written.read_text()
+    assert "\ntowers:\n  - " in text
+    written.write_text("".join(line for line in text.splitlines(keepends=True)
+                               if not line.startswith("complete_up_to:")))
+    second = CliRunner().invoke(app, [*args, "--cache", str(tmp_path / "two"),
+                                      "--known", str(written)])
+    assert second.exit_code == 0, second.output
+    report = json.loads(second.stdout)
+    assert report["complete"] and report["complete_up_to_taken"] == 0
+    assert report["towers_taken"] == text.split("\ntowers:\n")[1].count("\n  - ") + 1
+    assert all(odds["unknown"] == 0 for odds in report["odds"].values() if odds)
+    records = [json.loads(line) for log in (tmp_path / "two").rglob("*.jsonl")
+               for line in log.read_text().splitlines()]
+    assert [r["kind"] for r in records] == ["pool"]
 
 
 def test_a_small_conflict_the_known_file_lacks_belies_its_completeness(tmp_path: Path) -> None:

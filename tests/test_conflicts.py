@@ -11,6 +11,7 @@ import pytest
 from tower_print.brix.conflicts import (
     ConflictFile,
     conflicts_folder,
+    conflicts_to_take,
     deck_fingerprint,
     gather_conflicts,
     known_conflicts,
@@ -19,6 +20,7 @@ from tower_print.brix.conflicts import (
     write_conflicts,
 )
 from tower_print.brix.decks import load_deck, shipped_deck
+from tower_print.brix.sampling import sample_towers
 from tower_print.brix.shape_library import shape_library
 from tower_print.brix.solver import (
     KNOWN_CONFLICT_NOTE,
@@ -27,6 +29,7 @@ from tower_print.brix.solver import (
     Labeled,
     TowerSolver,
 )
+from tower_print.brix.stored_towers import tower_line
 from tower_print.content import ContentError
 
 PLANTED = load_deck(Path(__file__).parent / "data" / "brix-planted.yaml")
@@ -126,6 +129,42 @@ def test_audits_that_disagree_stop_the_write_and_name_the_line(
         gather_conflicts(path, PLANTED, found, solvable, complete, 0, "audit")
 
 
+TOWERS = sample_towers(PLANTED.bricks, PLANTED.all_used, 40, seed=1)
+
+
+def _ids(mask: int) -> set[str]:
+    return {card.id for k, card in enumerate(PLANTED.cards) if mask >> k & 1}
+
+
+def test_an_audits_towers_are_kept_one_per_set_of_cards_no_larger_set_covers(
+    tmp_path: Path,
+) -> None:
+    """Of the towers offered (the file's, then the audit's), one per set of cards met, the
+    first, and none whose cards lie inside a larger set another tower or the audit's pool
+    meets; yet every set offered stays covered."""
+    met = [PLANTED.cards_met(t) for t in TOWERS]
+    assert len(set(met)) < len(met)  # twins to drop
+    pool = max(met, key=int.bit_count) | 1 << 7  # a larger set, as the pool may meet
+    path = tmp_path / "planted.yaml"
+    first = gather_conflicts(path, PLANTED, [["T1", "T2"]], [_ids(pool)], False, 2, "audit",
+                             TOWERS[:30])
+    kept = [PLANTED.cards_met(t) for t in first.towers]
+    assert len(set(kept)) == len(kept) < len(set(met[:30]))
+    assert [met.index(m) for m in kept] == sorted(met.index(m) for m in kept)  # the first
+    for mask in met[:30]:
+        larger = [other for other in [*met[:30], pool] if other != mask and mask & ~other == 0]
+        assert (mask in kept) == (not larger)
+    write_conflicts(path, PLANTED, first, "with towers")
+    read = read_conflict_file(path, PLANTED)
+    assert read is not None
+    assert [tower_line(t) for t in read.towers] == [tower_line(t) for t in first.towers]
+    # a later audit keeps them, but for those its towers cover, and adds its own behind
+    again = gather_conflicts(path, PLANTED, [], [], False, 0, "audit two", TOWERS[30:])
+    assert [PLANTED.cards_met(t) for t in again.towers] == [
+        m for m in dict.fromkeys([*kept, *met[30:]])
+        if not any(m != other and m & ~other == 0 for other in [*kept, *met[30:]])]
+
+
 @pytest.mark.parametrize(("text", "field"), [
     ("deck: green\nfingerprint: FP\nconflicts: []\n", "deck"),
     ("deck: planted\nfingerprint: FP\nconflicts:\n  - T1 T99\n", "conflicts[0]"),
@@ -142,6 +181,41 @@ def test_a_bad_conflicts_file_names_its_line_and_field(
     assert str(path) in str(error.value) and field in str(error.value)
 
 
+@pytest.mark.parametrize(("tower", "says"), [
+    ("red 0 0 0 2 4 2; red 0 0 0 2 4", r"towers\[0\]: brick 2: expected 'colour x y z dx"),
+    ("red 0 0 0 2 4 2; green 0 0 0 2 4 2", r"towers\[0\]: brick 2: unknown colour 'green'"),
+    ("red 0 0 0 2 4 2.5", r"towers\[0\]: brick 1: expected whole numbers"),
+])
+def test_a_badly_written_tower_names_its_line_and_brick(
+    tmp_path: Path, tower: str, says: str,
+) -> None:
+    path = tmp_path / "planted.yaml"
+    path.write_text(f"deck: planted\nfingerprint: {deck_fingerprint(PLANTED)}\nconflicts: []\n"
+                    f"towers:\n  - {tower}\n", encoding="utf-8")
+    with pytest.raises(ContentError, match=rf"planted.yaml:5: {says}"):
+        read_conflict_file(path, PLANTED)
+
+
+def test_an_audit_takes_no_tower_that_falls_or_meets_a_listed_conflict(tmp_path: Path) -> None:
+    """`--known` checks every tower: it must stand under the deck's rule and meet no conflict
+    the file lists (the file would contradict itself)."""
+    tower = TOWERS[0]
+    met = sorted(_ids(PLANTED.cards_met(tower)))
+    path = tmp_path / "planted.yaml"
+    write_conflicts(path, PLANTED, ConflictFile((("T3", "T4"),), towers=(tower,)), "fine")
+    assert [tower_line(t) for t in conflicts_to_take(path, PLANTED).towers] == [
+        tower_line(tower)]
+    lifted = tuple(dataclasses.replace(b, z=b.z + 1) for b in tower)
+    write_conflicts(path, PLANTED, ConflictFile((("T3", "T4"),), towers=(tower, lifted)), "")
+    with pytest.raises(ContentError, match=r"planted.yaml:1\d: towers\[1\]: this tower is "
+                                           r"none of the deck's: the tower does not stand"):
+        conflicts_to_take(path, PLANTED)
+    write_conflicts(path, PLANTED, ConflictFile((tuple(met),), towers=(tower,)), "")
+    with pytest.raises(ContentError, match=rf"towers\[0\]: this tower meets every card of "
+                                           rf"the conflict '{' '.join(met)}'"):
+        conflicts_to_take(path, PLANTED)
+
+
 SMALL = 3
 """Shipped conflicts of at most this many cards are proved again by the tests, `SAMPLE` of them
 spread over the list (all 43 green ones of the thirteenth session took 75 s; the larger
@@ -151,11 +225,11 @@ SAMPLE = 14
 
 @pytest.mark.parametrize("name", ["green", "pink"])
 def test_shipped_conflicts_fit_their_deck_and_the_small_ones_are_proved_again(name: str) -> None:
-    """The file matches today's deck (else it would be ignored), and small conflicts are still
-    minimal to a solver that knows no conflicts: unsolvable, every card needed."""
+    """The file matches today's deck (else it would be ignored), its towers pass the checks an
+    audit taking it makes, and small conflicts are still minimal to a solver that knows no
+    conflicts: unsolvable, every card needed."""
     deck = shipped_deck(name)
-    shipped = read_conflict_file(conflicts_folder() / f"{name}.yaml", deck)
-    assert shipped is not None
+    shipped = conflicts_to_take(conflicts_folder() / f"{name}.yaml", deck)
     # Sets proved without Z3 are left out: Z3 cannot prove them in a test's time. Their
     # proofs are commands of benchmarks/ that must still be there.
     for _, command in shipped.proofs:

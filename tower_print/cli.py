@@ -383,9 +383,9 @@ def brix_audit(
              "content/brix/conflicts/, where verify and deal look for a shipped deck's.")]
     = None,
     known: Annotated[Path | None, typer.Option(
-        help="Take the minimal conflicts of this file (earlier audits' --conflicts-out, of "
-             "the same deck version) as known instead of proving them again; the audit "
-             "explores what they leave open.")] = None,
+        help="Take the minimal conflicts and towers of this file (earlier audits' "
+             "--conflicts-out, of the same deck version) as known instead of finding them "
+             "again; the audit explores what they leave open.")] = None,
 ) -> None:
     """Certify a deck: its conflicts, the odds of an unsolvable deal, each card's price.
 
@@ -425,7 +425,8 @@ def brix_audit(
                              deals=deals, deal_seeds=min(deals, AuditSettings.deal_seeds),
                              budget=budget, small_timeout=small_timeout)
     explorer = Explorer(chosen, settings, cache, taken_masks,
-                        0 if taken is None else taken.complete_up_to)
+                        0 if taken is None else taken.complete_up_to,
+                        () if taken is None else taken.towers)
     try:
         with _audit_progress() as show:
             found = explorer.run(jobs, show)
@@ -469,7 +470,7 @@ def _write_audit_conflicts(path: Path, deck: Deck, found: Exploration, command: 
 
     known = gather_conflicts(path, deck, [ids(m) for m in found.muses],
                              [set(ids(m)) for m in found.solvable], found.complete,
-                             found.complete_up_to, command)
+                             found.complete_up_to, command, found.towers)
     merged = sum(line.startswith("Built by: ") for line in known.history) > 1
     state = ("a complete audit" if found.complete else
              "incomplete audits, each set proved by one of them" if merged else

@@ -51,7 +51,7 @@ from tower_print.brix.checker import WitnessRejected
 from tower_print.brix.deals import LEVELS, draw_level
 from tower_print.brix.decks import Deck
 from tower_print.brix.difficulty import cache_folder
-from tower_print.brix.evaluate import Evaluator
+from tower_print.brix.geometry import PlacedBrick
 from tower_print.brix.marco import CardMap, MaskSet, mask_of, members
 from tower_print.brix.sampling import Tower, sample_towers
 from tower_print.brix.shape_library import shape_library
@@ -239,7 +239,9 @@ class Facts:
 @dataclass
 class Outcome:
     """A decided seed. `mask`: solvable: every card the witness meets; unsolvable: the conflict;
-    unknown: the seed itself. `found`: further solvable sets met while shrinking."""
+    unknown: the seed itself. `found`: further solvable sets met while shrinking. `towers`:
+    the checked towers met (each proves the cards it meets), kept beyond the log's life in a
+    conflicts file (`conflicts`)."""
 
     seed: int
     kind: str
@@ -250,12 +252,16 @@ class Outcome:
     seconds: float = 0.0
     note: str = ""
     trace: list[tuple[int, str, float]] = field(default_factory=list)  # (cards, status, s)
+    towers: list[Tower] = field(default_factory=list)
 
 
 class SeedDecider:
     """One process's solver for a deck, kept across seeds (its stability lemmas stay valid)."""
 
-    def __init__(self, deck: Deck, settings: AuditSettings, log: AuditLog) -> None:
+    def __init__(
+        self, deck: Deck, settings: AuditSettings, log: AuditLog, solvable: Sequence[int] = (),
+    ) -> None:
+        """`solvable`: sets known solvable before this audit (`Explorer.known_towers`)."""
         self.deck = deck
         self.seed = settings.seed
         self.timeout_for = settings.timeout_for
@@ -267,41 +273,41 @@ class SeedDecider:
         self.items = [Labeled(c.id, c.text, c.condition) for c in deck.cards]
         self.log = log
         self.facts = Facts(len(deck.cards))
+        for mask in solvable:
+            self.facts.solvable.add(mask)
 
-    def met(self, tower: Tower) -> int:
-        """Cards the tower meets: the set it proves solvable."""
-        judge = Evaluator(tower, self.deck.bricks)
-        return mask_of(k for k, c in enumerate(self.deck.cards) if judge.condition(c.condition))
-
-    def check(self, mask: int, trace: list[tuple[int, str, float]]) -> tuple[str, int, str]:
+    def check(self, mask: int, outcome: Outcome) -> tuple[str, int, str]:
         """(status, cards met by the witness or cards in the unsat core, note); "unknown" with
-        the note `BUDGET_SPENT` when the audit's budget ended first."""
+        the note `BUDGET_SPENT` when the audit's budget ended first. The check goes into the
+        `outcome`'s trace, and the witness, if any, into its towers."""
         start = time.monotonic()
-        status, found, note = self._check(mask)
-        trace.append((mask.bit_count(), status, round(time.monotonic() - start, 3)))
+        status, found, note, tower = self._check(mask)
+        outcome.trace.append((mask.bit_count(), status, round(time.monotonic() - start, 3)))
+        if tower is not None:
+            outcome.towers.append(tower)
         return status, found, note
 
     def _fresh_solver(self) -> TowerSolver:
         return TowerSolver(self.deck.bricks, self.deck.all_used, seed=self.seed,
                            library=shape_library(self.deck.bricks, self.deck.all_used))
 
-    def _check(self, mask: int) -> tuple[str, int, str]:
+    def _check(self, mask: int) -> tuple[str, int, str, Tower | None]:
         """Asked on the kept solver first; if that runs out of time and has been asked about
         other cards, once more on a fresh one, which then replaces it. Every card a solver
         was asked about stays in its Z3 model (switched off, but there), and a solver that
         had answered a few thousand questions took 2-4 times as long for the same proof:
         G25 G31 G37 and G09 G32 G48 were undecided at 60 s in the fourteenth session's
         audit, and a fresh solver proves them in 8-9 s (benchmarks/RESULTS.md)."""
-        status, found, note = self._check_on(mask)
-        if status == UNKNOWN and note != BUDGET_SPENT and self.asked & ~mask:
+        answer = self._check_on(mask)
+        if answer[0] == UNKNOWN and answer[2] != BUDGET_SPENT and self.asked & ~mask:
             self.solver, self.asked = self._fresh_solver(), 0
-            status, found, note = self._check_on(mask)
-        return status, found, note
+            answer = self._check_on(mask)
+        return answer
 
     def budget_spent(self) -> bool:
         return self.stop_at is not None and time.monotonic() >= self.stop_at
 
-    def _check_on(self, mask: int) -> tuple[str, int, str]:
+    def _check_on(self, mask: int) -> tuple[str, int, str, Tower | None]:
         self.asked |= mask
         items = [self.items[k] for k in members(mask)]
         timeout = self.timeout_for(mask.bit_count())
@@ -314,14 +320,14 @@ class SeedDecider:
             # either of the solver's workers finds ends the check.
             status, tower, core = self.solver.check(items, deadline, any_tower=True)
         except WitnessRejected as error:  # a solver bug: never trusted, reported as undecided
-            return UNKNOWN, mask, str(error)
+            return UNKNOWN, mask, str(error), None
         if status == SOLVABLE and tower is not None:
-            return SOLVABLE, self.met(tower), ""
+            return SOLVABLE, self.deck.cards_met(tower), "", tower
         if status == UNSOLVABLE:
             labels = {item.label for item in core}
             return UNSOLVABLE, mask_of(k for k in members(mask)
-                                       if self.items[k].label in labels), ""
-        return UNKNOWN, mask, BUDGET_SPENT if cut else f"{TIME_LIMIT} {timeout:g} s"
+                                       if self.items[k].label in labels), "", None
+        return UNKNOWN, mask, BUDGET_SPENT if cut else f"{TIME_LIMIT} {timeout:g} s", None
 
     def decide(self, seed: int, stop_at: float | None = None) -> Outcome:
         """Decide `seed` (grown when solvable, shrunk when not), with no check running past
@@ -330,10 +336,11 @@ class SeedDecider:
         self.stop_at = stop_at
         for record in self.log.read_new():  # what the other processes found meanwhile
             self.facts.learn(record, self.log)
-        trace: list[tuple[int, str, float]] = []
-        status, found, note = self.check(seed, trace)
-        outcome = Outcome(seed, status, found if status != UNKNOWN else seed, checks=1, note=note,
-                          trace=trace)
+        outcome = Outcome(seed, UNKNOWN, seed, checks=1)
+        status, found, outcome.note = self.check(seed, outcome)
+        outcome.kind = status
+        if status != UNKNOWN:
+            outcome.mask = found
         if status == UNSOLVABLE:
             outcome.mask, outcome.minimal = self.shrink(found, outcome)
         outcome.seconds = time.monotonic() - start
@@ -346,7 +353,7 @@ class SeedDecider:
         remains is minimal unless some check was undecided."""
         kept = core
         while kept.bit_count() > 1 and not self.budget_spent():
-            status, found, _ = self.check(kept, outcome.trace)
+            status, found, _ = self.check(kept, outcome)
             outcome.checks += 1
             if status != UNSOLVABLE or found == kept:
                 break
@@ -363,7 +370,7 @@ class SeedDecider:
                 continue
             if self.budget_spent():
                 return kept, False
-            status, found, _ = self.check(trial, outcome.trace)
+            status, found, _ = self.check(trial, outcome)
             outcome.checks += 1
             if status == SOLVABLE:
                 self.facts.solvable.add(found)
@@ -378,11 +385,13 @@ class SeedDecider:
 _DECIDER: SeedDecider | None = None
 
 
-def _start_worker(deck: Deck, settings: AuditSettings, folder: Path) -> None:
+def _start_worker(
+    deck: Deck, settings: AuditSettings, folder: Path, solvable: Sequence[int],
+) -> None:
     global _DECIDER
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     _exit_with_parent()
-    _DECIDER = SeedDecider(deck, settings, AuditLog(folder, deck))
+    _DECIDER = SeedDecider(deck, settings, AuditLog(folder, deck), solvable)
 
 
 def _exit_with_parent() -> None:
@@ -407,12 +416,8 @@ def _decide(seed: int, stop_at: float | None) -> Outcome:
 def _pool_chunk(deck: Deck, seed: int, chunk: int, size: int) -> list[int]:
     """Card sets met by one chunk of the tower pool (seeded by the run's seed and the chunk)."""
     chunk_seed = int.from_bytes(hashlib.sha256(f"{seed}/{chunk}".encode()).digest()[:8], "big")
-    towers = sample_towers(deck.bricks, deck.all_used, size, seed=chunk_seed)
-    out = []
-    for tower in towers:
-        judge = Evaluator(tower, deck.bricks)
-        out.append(mask_of(k for k, c in enumerate(deck.cards) if judge.condition(c.condition)))
-    return out
+    return [deck.cards_met(tower)
+            for tower in sample_towers(deck.bricks, deck.all_used, size, seed=chunk_seed)]
 
 
 # ------------------------------------------------------------------ the search (parent)
@@ -455,7 +460,11 @@ class Exploration:
     complete_up_to: int  # every conflict of at most this many cards is among `muses`
     taken: int = 0  # of `muses`, those taken as known (`Explorer.known`), not proved here
     taken_up_to: int = 0  # sets of up to this many cards taken as decided (`Explorer.known_up_to`)
+    towers_taken: int = 0  # checked towers taken as known (`Explorer` `known_towers`)
     budget_cut: list[int] = field(default_factory=list)  # of `unknown`, cut short by the budget
+    towers: list[Tower] = field(default_factory=list)
+    """Checked towers met by the solver or taken as known, one for each of the maximal
+    `solvable` sets such a tower meets (the pool's towers are drawn again from the seed)."""
 
 
 Progress = Callable[[dict[str, Any]], None]
@@ -477,14 +486,15 @@ class Explorer:
 
     def __init__(
         self, deck: Deck, settings: AuditSettings, cache_dir: Path | None,
-        known: Sequence[int] = (), known_up_to: int = 0,
+        known: Sequence[int] = (), known_up_to: int = 0, known_towers: Sequence[Tower] = (),
     ) -> None:
         """`known`: minimal conflicts earlier audits proved (a conflicts file, `--known`),
         taken as they are: the search explores only what they leave open. `known_up_to`: the
         file's `complete_up_to`, taken too: every set of that many cards or fewer holding none
         of them is solvable, so no set that small is asked again (pink's P08 P26 P44, solvable
         by an earlier audit, cost 480 s undecided in a later one). Both are still held against
-        what this audit proves (`KnownConflictDisputed`)."""
+        what this audit proves (`KnownConflictDisputed`). `known_towers`: the file's checked
+        towers, whose cards are solvable sets from the start, in the workers too."""
         self.deck = deck
         self.settings = settings
         self.known = list(known)
@@ -492,6 +502,10 @@ class Explorer:
         self.map = CardMap(len(deck.cards), settings.max_cards, settings.seed)
         self.folder = cache_dir or default_cache_dir()
         self.log = AuditLog(self.folder, deck)
+        self.towers_taken = len(known_towers)
+        self.witnesses: dict[int, Tower] = {}  # a checked tower for each solvable set it meets
+        for tower in known_towers:
+            self.witnesses.setdefault(deck.cards_met(tower), tower)
         self.unminimised: list[int] = []
         self.budget_cut: set[int] = set()  # sets left undecided because the budget ended
         self.checks = 0
@@ -523,6 +537,8 @@ class Explorer:
             self.log.mask(record["seed"]), record["kind"], self.log.mask(record["cards"]),
             record.get("minimal", True), [self.log.mask(ids) for ids in record.get("found", [])],
             note=record.get("note", ""),
+            towers=[tuple(PlacedBrick(**brick) for brick in tower)
+                    for tower in record.get("towers", [])],
         )
 
     def _record(self, outcome: Outcome) -> dict[str, Any]:
@@ -535,12 +551,16 @@ class Explorer:
             record["minimal"] = outcome.minimal
         if outcome.found:
             record["found"] = [self.log.ids_of(m) for m in outcome.found]
+        if outcome.towers:
+            record["towers"] = [[brick.as_json() for brick in tower] for tower in outcome.towers]
         if outcome.kind == UNKNOWN:
             record["timeout"] = self.settings.timeout_for(outcome.seed.bit_count())
             record["note"] = outcome.note
         return record
 
     def _apply(self, outcome: Outcome) -> None:
+        for tower in outcome.towers:
+            self.witnesses.setdefault(self.deck.cards_met(tower), tower)
         for mask in outcome.found:
             self.map.add_solvable(mask)
         if outcome.kind == SOLVABLE:
@@ -562,11 +582,12 @@ class Explorer:
         context = get_context("spawn")  # no fork of a process holding Z3 contexts and threads
         with ProcessPoolExecutor(
             max_workers=jobs, mp_context=context, initializer=_start_worker,
-            initargs=(self.deck, self.settings, self.folder),
+            initargs=(self.deck, self.settings, self.folder, list(self.witnesses)),
         ) as executor:
             try:
                 if not has_pool:
                     self._sample_pool(executor, say)
+                self.map.add_solvable_many(self.witnesses)
                 self._check_known()
                 for mask in self.known:
                     self.map.add_mus(mask)
@@ -700,5 +721,8 @@ class Explorer:
             checks=self.checks, seconds=seconds, resumed=self.resumed,
             complete=complete, stopped=self.stopped, complete_up_to=complete_up_to,
             taken=len(set(self.known) & set(muses)), taken_up_to=self.known_up_to,
+            towers_taken=self.towers_taken,
             budget_cut=sorted(self.budget_cut, key=order),
+            towers=[self.witnesses[m] for m in sorted(self.map.solvable, key=order)
+                    if m in self.witnesses],
         )

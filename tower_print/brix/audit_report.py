@@ -113,6 +113,7 @@ def audit_json(
         "facts_resumed": found.resumed,
         "conflicts_taken": found.taken,
         "complete_up_to_taken": found.taken_up_to,
+        "towers_taken": found.towers_taken,
         "seconds": round(found.seconds, 1),
         "note": "unsolvable means: " + LATTICE_NOTE,
     }
@@ -155,6 +156,9 @@ def audit_text(
     if found.taken_up_to:
         lines.append(f"  So were its sets of up to {found.taken_up_to} cards: every one that "
                      "holds none of its conflicts is solvable (its complete_up_to).")
+    if found.towers_taken:
+        lines.append(f"  And its {_count(found.towers_taken, 'tower')}, each checked: the cards "
+                     "one meets are solvable together.")
     lines.append(f"  ({found.checks} solver checks this run, {found.resumed} facts read back "
                  f"from the cache, {found.seconds:.0f} s; unsolvable means: {LATTICE_NOTE})")
     lines.append("")

@@ -13,6 +13,13 @@ under `proofs` with the command that proves it, so the tests, which prove the sm
 again with Z3, know to leave it out, and a reader knows what to rerun. An audit taking the file
 `--known` still holds each of them against every tower it meets.
 
+The file also keeps the towers its audits met (`towers`, one line each), those meeting a set of
+cards that no other tower there and no tower of the audit's pool meets: towers, unlike the
+solver's cached facts, stay valid when the solver changes, and an audit taking the file
+`--known` starts from them, so it neither looks again for the towers earlier audits found nor
+counts the deals they settle as undecided. Each is checked (it stands, keeps the deck's brick
+rule, meets no listed conflict) before it is taken.
+
 Why keep them: the audit proved each one with Z3 (and met every smaller part of it with a
 checked tower), and once they are known a deal is checked by a subset test, as the audit
 promises: a deal holding one is unsolvable, with that set as its conflict, without asking Z3
@@ -31,8 +38,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tower_print.brix.checker import problems
 from tower_print.brix.decks import Deck
 from tower_print.brix.language import Condition
+from tower_print.brix.stored_towers import Tower, tower_line, tower_of_line
 from tower_print.content import Node, UserError, content_root, load_yaml
 from tower_print.render.scene import write_atomic
 
@@ -65,6 +74,14 @@ class ConflictFile:
     nodes: tuple[Node, ...] = field(default=(), compare=False)  # each set's line, for errors
     proofs: tuple[tuple[tuple[str, ...], str], ...] = ()
     """(set, the command that proves it) for the sets proved without Z3 (module docstring)."""
+    towers: tuple[Tower, ...] = ()
+    """Towers audits met (module docstring); read back unchecked (`conflicts_to_take`)."""
+    tower_nodes: tuple[Node, ...] = field(default=(), compare=False)
+
+
+TOWERS_COMMENT = ("# Towers the audits met, each meeting a set of cards no other tower here or "
+                  "in the audit's pool meets;\n# each brick: colour x y z dx dy dz in lattice "
+                  "units, z = 0 the table.")
 
 
 def write_conflicts(path: Path, deck: Deck, known: ConflictFile, note: str) -> None:
@@ -82,22 +99,26 @@ def write_conflicts(path: Path, deck: Deck, known: ConflictFile, note: str) -> N
         *(["proofs:"] if known.proofs else []),
         *(line for ids, command in sorted((sorted(ids), command) for ids, command in known.proofs)
           for line in (f"  - cards: {' '.join(ids)}", f"    by: {json.dumps(command)}")),
+        *([TOWERS_COMMENT, "towers:"] if known.towers else []),
+        *(f"  - {tower_line(tower)}" for tower in known.towers),
     ]
     write_atomic(path, ("\n".join(lines) + "\n").encode("utf-8"))
 
 
 def gather_conflicts(
     path: Path, deck: Deck, found: Sequence[Sequence[str]], solvable: Sequence[set[str]],
-    complete: bool, complete_up_to: int, command: str,
+    complete: bool, complete_up_to: int, command: str, towers: Sequence[Tower] = (),
 ) -> ConflictFile:
     """What to write to `path` after an audit: the conflicts it `found` and those the file
     already holds for this version of the deck (see the module docstring), each checked
-    against this audit's facts (`solvable`: card sets it met a tower for)."""
+    against this audit's facts (`solvable`: card sets it met a tower for, the pool's among
+    them); and the `towers` it met with those the file holds (`_towers_to_keep`)."""
     new = {frozenset(ids) for ids in found}
     kept = read_conflict_file(path, deck) if path.is_file() else None
     if kept is None:
         return ConflictFile(tuple(tuple(ids) for ids in found), complete_up_to,
-                            (f"Built by: {command}",))
+                            (f"Built by: {command}",),
+                            towers=_towers_to_keep(deck, towers, solvable))
     for ids, node in zip(kept.sets, kept.nodes, strict=True):
         old = frozenset(ids)
         clash = next((m for m in new if m != old and (m < old or old < m)), None)
@@ -111,9 +132,37 @@ def gather_conflicts(
         if complete and old not in new:
             raise node.error(f"'{' '.join(ids)}' is missing from this audit, which is "
                              "complete; one of the audits is wrong")
+    for tower, node in zip(kept.towers, kept.tower_nodes, strict=True):
+        met = _card_ids(deck, deck.cards_met(tower))
+        clash = next((m for m in new if m <= met), None)
+        if clash is not None:
+            raise node.error(f"this tower meets every card of this audit's conflict "
+                             f"'{' '.join(sorted(clash))}'; one of the audits is wrong")
     sets = [*kept.sets, *(tuple(sorted(m)) for m in new - {frozenset(k) for k in kept.sets})]
     return ConflictFile(tuple(sets), max(kept.complete_up_to, complete_up_to),
-                        (*kept.history, f"Built by: {command}"), proofs=kept.proofs)
+                        (*kept.history, f"Built by: {command}"), proofs=kept.proofs,
+                        towers=_towers_to_keep(deck, [*kept.towers, *towers], solvable))
+
+
+def _card_ids(deck: Deck, mask: int) -> frozenset[str]:
+    return frozenset(card.id for k, card in enumerate(deck.cards) if mask >> k & 1)
+
+
+def _towers_to_keep(
+    deck: Deck, towers: Sequence[Tower], solvable: Sequence[set[str]],
+) -> tuple[Tower, ...]:
+    """Of `towers` (the file's first), one per set of cards met, and none whose set lies inside
+    a larger one another tower or `solvable` (the audit's pool among them) meets: the few
+    towers that add to what the next audit starts from."""
+    index = {card.id: k for k, card in enumerate(deck.cards)}
+    met = [deck.cards_met(tower) for tower in towers]
+    larger = {*met, *(sum(1 << index[i] for i in ids) for ids in solvable)}
+    chosen: dict[int, Tower] = {}
+    for tower, mask in zip(towers, met, strict=True):
+        if mask not in chosen and not any(mask != other and mask & ~other == 0
+                                          for other in larger):
+            chosen[mask] = tower
+    return tuple(chosen.values())
 
 
 def load_conflicts(path: Path, deck: Deck) -> tuple[tuple[str, ...], ...]:
@@ -127,7 +176,7 @@ def read_conflict_file(path: Path, deck: Deck) -> ConflictFile | None:
     """The file checked against `deck` (as `load_conflicts`); None when it was written for
     another version of the deck."""
     root = load_yaml(path, fast=True)
-    root.only_keys("deck", "fingerprint", "complete_up_to", "conflicts", "proofs")
+    root.only_keys("deck", "fingerprint", "complete_up_to", "conflicts", "proofs", "towers")
     named = root["deck"]
     if named.str() != deck.name:
         raise named.error(f"conflicts of deck '{named.str()}', not of '{deck.name}'")
@@ -147,9 +196,14 @@ def read_conflict_file(path: Path, deck: Deck) -> ConflictFile | None:
     complete = root.get("complete_up_to")
     nodes = tuple(root["conflicts"].items())
     sets = tuple(node.parsed(card_ids) for node in nodes)
+    listed = root.get("towers")
+    tower_nodes = () if listed is None else tuple(listed.items())
+    colors = deck.bricks.color_names
     return ConflictFile(
         sets, 0 if complete is None else complete.int(low=0), _history(path, deck), nodes,
-        _proofs(root.get("proofs"), {frozenset(ids) for ids in sets}, card_ids))
+        _proofs(root.get("proofs"), {frozenset(ids) for ids in sets}, card_ids),
+        tuple(node.parsed(lambda line: tower_of_line(line, colors)) for node in tower_nodes),
+        tower_nodes)
 
 
 def _proofs(
@@ -167,13 +221,24 @@ def _proofs(
 
 
 def conflicts_to_take(path: Path, deck: Deck) -> ConflictFile:
-    """The conflicts an audit is to take as known (`brix audit --known`): those of a file
-    written for this very version of `deck`, or an error naming the file's fingerprint."""
+    """The conflicts and towers an audit is to take as known (`brix audit --known`): those of
+    a file written for this very version of `deck` (else an error naming its fingerprint),
+    each tower checked (else an error naming its line)."""
     known = read_conflict_file(path, deck)
     if known is None:
         raise load_yaml(path, fast=True)["fingerprint"].error(
             f"these conflicts are of another version of deck '{deck.name}' (its conditions, "
             "rule or bricks changed); audit it without --known")
+    conflicts = [frozenset(ids) for ids in known.sets]
+    for tower, node in zip(known.towers, known.tower_nodes, strict=True):
+        wrong = problems(tower, deck.bricks, deck.all_used, [])
+        if wrong:
+            raise node.error(f"this tower is none of the deck's: {wrong[0]}")
+        met = _card_ids(deck, deck.cards_met(tower))
+        clash = next((ids for ids in conflicts if ids <= met), None)
+        if clash is not None:
+            raise node.error(f"this tower meets every card of the conflict "
+                             f"'{' '.join(sorted(clash))}'; the file contradicts itself")
     return known
 
 

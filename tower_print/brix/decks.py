@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from tower_print.brix.bricks import BrickSet, default_bricks
+from tower_print.brix.evaluate import Evaluator
+from tower_print.brix.geometry import PlacedBrick
 from tower_print.brix.language import Condition, parse
 from tower_print.content import UserError, content_root, load_yaml
 
@@ -45,6 +47,11 @@ class Deck:
             "bricks": [bricks.length, bricks.width, bricks.thickness, bricks.stability_margin,
                        [[b.name, b.color] for b in bricks.bricks]],
         }
+
+    def cards_met(self, tower: tuple[PlacedBrick, ...]) -> int:
+        """The cards `tower` meets, bit k for `cards[k]`: the set of cards it proves solvable."""
+        judge = Evaluator(tower, self.bricks)
+        return sum(1 << k for k, card in enumerate(self.cards) if judge.condition(card.condition))
 
     def card(self, card_id: str) -> Card:
         for card in self.cards:

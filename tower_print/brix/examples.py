@@ -25,6 +25,7 @@ from tower_print.brix.evaluate import Evaluator, holds
 from tower_print.brix.geometry import PlacedBrick, normalized
 from tower_print.brix.language import Condition, Quantified
 from tower_print.brix.sampling import sample_towers
+from tower_print.brix.stored_towers import named_bricks
 from tower_print.content import Node, UserError, content_root, load_yaml
 from tower_print.render.scene import write_atomic
 
@@ -241,16 +242,13 @@ def checked_examples(
 
 
 def tower_from_yaml(node: Node, colors: Sequence[str]) -> Tower:
-    """A tower written as a list of [colour, x, y, z, dx, dy, dz]; bricks of a colour are
-    named in order (red-1, red-2), as in the brick set."""
-    counts: dict[str, int] = {}
-    bricks = []
+    """A tower written as a list of [colour, x, y, z, dx, dy, dz] (`named_bricks`)."""
+    rows = []
     for entry in node.items():
         values = list(entry.items())
         if len(values) != 7:
             raise entry.error("a brick is [colour, x, y, z, dx, dy, dz]")
         color = values[0].choice(colors)
         x, y, z, dx, dy, dz = (v.int(-1000, 1000) for v in values[1:])
-        counts[color] = counts.get(color, 0) + 1
-        bricks.append(PlacedBrick(f"{color}-{counts[color]}", color, x, y, z, dx, dy, dz))
-    return tuple(bricks)
+        rows.append((color, x, y, z, dx, dy, dz))
+    return named_bricks(rows)
