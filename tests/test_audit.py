@@ -495,33 +495,34 @@ def test_audit_takes_the_known_files_completeness_and_asks_no_small_set(tmp_path
 
 
 def test_a_second_audit_starts_from_the_first_ones_towers_and_asks_nothing(
-    tmp_path: Path,
+    planted_audit, tmp_path: Path,  # type: ignore[no-untyped-def]
 ) -> None:
-    """The first audit writes its conflicts and the towers its solver met; a second one, in a
-    fresh cache, takes them (the file's completeness struck out): every set is then explained,
-    so it asks no solver check and is complete, every sampled deal decided."""
+    """The first audit's conflicts and the towers its solver met, written as --conflicts-out
+    writes them but for the completeness: a second audit with the same pool, in a fresh
+    cache, takes them; every set is then explained, so it asks no solver check and is
+    complete, every sampled deal decided."""
     from typer.testing import CliRunner
 
+    from tower_print.brix.conflicts import gather_conflicts, write_conflicts
     from tower_print.cli import app
 
-    args = ["brix", "audit", "--deck", str(PLANTED), "--samples", "20", "--deals", "100",
-            "--jobs", "1", "--json"]
+    deck, found = planted_audit
+    assert found.towers
     written = tmp_path / "conflicts.yaml"
-    first = CliRunner().invoke(app, [*args, "--cache", str(tmp_path / "one"),
-                                     "--conflicts-out", str(written)])
-    assert first.exit_code == 0, first.output
-    text = written.read_text()
-    assert "\ntowers:\n  - " in text
-    written.write_text("".join(line for line in text.splitlines(keepends=True)
-                               if not line.startswith("complete_up_to:")))
-    second = CliRunner().invoke(app, [*args, "--cache", str(tmp_path / "two"),
-                                      "--known", str(written)])
-    assert second.exit_code == 0, second.output
-    report = json.loads(second.stdout)
+    write_conflicts(written, deck, gather_conflicts(
+        written, deck, sorted(_labels(deck, found.muses)),
+        [set(ids) for ids in _labels(deck, found.solvable)], False, 0, "audit", found.towers),
+        "the first audit's")
+    result = CliRunner().invoke(app, [
+        "brix", "audit", "--deck", str(PLANTED), "--seed", str(SETTINGS.seed), "--samples",
+        str(SETTINGS.samples), "--deals", "100", "--jobs", "1", "--json",
+        "--cache", str(tmp_path / "cache"), "--known", str(written)])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
     assert report["complete"] and report["complete_up_to_taken"] == 0
-    assert report["towers_taken"] == text.split("\ntowers:\n")[1].count("\n  - ") + 1
+    assert report["towers_taken"] == len(found.towers)
     assert all(odds["unknown"] == 0 for odds in report["odds"].values() if odds)
-    records = [json.loads(line) for log in (tmp_path / "two").rglob("*.jsonl")
+    records = [json.loads(line) for log in (tmp_path / "cache").rglob("*.jsonl")
                for line in log.read_text().splitlines()]
     assert [r["kind"] for r in records] == ["pool"]
 
