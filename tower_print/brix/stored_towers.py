@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from tower_print.brix.geometry import PlacedBrick
+from tower_print.brix.sampling import Tower
 from tower_print.content import UserError
 
-Tower = tuple[PlacedBrick, ...]
 BRICK_SEPARATOR = "; "
 
 
