@@ -105,9 +105,11 @@ def main() -> None:
     print(f"  solvable sets known: {len(found.solvable)}")
     for odds in deal_odds(deck, found, AuditSettings(seed=settings.seed)):
         if odds.deals:
-            print(f"  {odds.level:<6} unsolvable {100 * odds.share:5.1f} % "
+            print(f"  {odds.level:<6} hold a known conflict {100 * odds.share:5.1f} % "
                   f"(95 %: {100 * odds.low:.1f}-{100 * odds.high:.1f} %, "
-                  f"{odds.unknown} of {odds.deals} deals undecided)")
+                  f"{odds.unknown} of {odds.deals} deals undecided; of the first "
+                  f"{odds.sample}: {odds.sample_unsolvable} unsolvable, "
+                  f"{odds.sample_unknown} undecided)")
     wrong = [f"{c.id} ({p.verdict})" for c, p in zip(deck.cards, card_prices(deck), strict=True)
              if p.verdict != "ok"]
     print(f"  priced wrong: {', '.join(wrong) or 'none'}")

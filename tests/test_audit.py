@@ -19,6 +19,7 @@ from tower_print.brix.audit import AuditSettings, Explorer
 from tower_print.brix.audit_report import audit_json, audit_text, card_prices, deal_odds
 from tower_print.brix.conflicts import load_conflicts
 from tower_print.brix.decks import load_deck
+from tower_print.brix.difficulty import wilson
 from tower_print.brix.marco import CardMap, mask_of, members
 from tower_print.brix.solver import SOLVABLE, UNKNOWN, UNSOLVABLE, Labeled, TowerSolver
 
@@ -283,6 +284,32 @@ def test_audit_reports_exactly_the_planted_conflicts(planted_audit) -> None:  # 
     assert found.complete_up_to == len(deck.cards)
 
 
+def test_deals_are_decided_first_and_their_conflicts_shrunk_later(tmp_path: Path) -> None:
+    """With no small sets asked first, the sampled deals come first, each one solver check and
+    no shrinking; each conflict they met is shrunk later as a seed of its own, and the audit
+    still ends with exactly the planted conflicts."""
+    deck = load_deck(PLANTED)
+    settings = dataclasses.replace(SETTINGS, small=0)
+    explorer = Explorer(deck, settings, tmp_path)
+    found = explorer.run(jobs=1)  # one process: the log's order is the order of the seeds
+    assert found.complete and not found.conflicts_unminimised
+    assert _labels(deck, found.muses) == PLANTED_CONFLICTS
+    records = [json.loads(line) for line in explorer.log.path.read_text().splitlines()][1:]
+    deals = {tuple(explorer.log.ids_of(d)) for level in ("easy", "medium")
+             for d in audit.level_deals(deck, level, settings.deal_seeds, settings.seed)}
+    first = [r for r in records if tuple(r["seed"]) in deals]
+    assert first and all(r["checks"] == 1 and "found" not in r for r in first)
+    assert records[:len(first)] == first  # before any other seed
+    found_only = [r["cards"] for r in first if r.get("shrunk") is False]
+    assert found_only and all(r["kind"] == "unsolvable" and not r["minimal"] for r in first
+                              if r.get("shrunk") is False)
+    later = [r for r in records[len(first):] if r["kind"] == "unsolvable"]
+    assert any(r["seed"] == core for r in later for core in found_only)
+    # each core shrunk as a seed of its own, or a MUS found inside it first
+    assert all(any(r["seed"] == core or set(r["cards"]) < set(core) for r in later)
+               for core in found_only)
+
+
 def test_an_incomplete_report_counts_its_loose_ends_in_plain_english(planted_audit) -> None:  # type: ignore[no-untyped-def]
     deck, found = planted_audit
     loose = dataclasses.replace(found, complete=False, conflicts_unminimised=[found.muses[0]],
@@ -325,6 +352,35 @@ def test_subset_test_decides_every_sampled_deal(planted_audit) -> None:  # type:
     report = audit_json(deck, found, SETTINGS, list(odds.values()), card_prices(deck))
     assert report["complete"] is True
     assert json.loads(json.dumps(report)) == report
+
+
+def test_the_deals_decided_first_bound_the_odds_of_an_incomplete_audit(planted_audit) -> None:  # type: ignore[no-untyped-def]
+    """An audit that knows only its first deals, each as it is (unsolvable, not minimised, or
+    solvable), so that many other deals are undecided. The odds then come from those first
+    deals too: the interval holds the share the complete audit tells, and is narrower than
+    the one that counts every undecided deal as possibly unsolvable."""
+    deck, complete = planted_audit
+    settings = dataclasses.replace(SETTINGS, deals=300, deal_seeds=60)
+    level = "easy"
+    truth = next(o for o in deal_odds(deck, complete, settings) if o.level == level)
+    assert truth.unknown == 0 and 0 < truth.unsolvable < truth.deals
+    first = audit.level_deals(deck, level, settings.deal_seeds, settings.seed)
+    bad = lambda deal: any(m & ~deal == 0 for m in complete.muses)  # noqa: E731
+    partial = dataclasses.replace(
+        complete, complete=False, complete_up_to=0, muses=[],
+        conflicts_unminimised=[deal for deal in first if bad(deal)],
+        solvable=[deal for deal in first if not bad(deal)])
+    odds = next(o for o in deal_odds(deck, partial, settings) if o.level == level)
+    assert odds.sample == settings.deal_seeds and odds.sample_unknown == 0
+    assert odds.sample_unsolvable == sum(map(bad, first))
+    assert odds.unknown > truth.deals // 5  # much of the map is open
+    assert odds.estimate == odds.sample_unsolvable / odds.sample
+    assert odds.low <= truth.share <= odds.high
+    from_all_deals = wilson(odds.unsolvable + odds.unknown, odds.deals, 1.96)[1] - wilson(
+        odds.unsolvable, odds.deals, 1.96)[0]
+    assert odds.high - odds.low < from_all_deals * 0.7
+    text = audit_text(deck, partial, settings, [odds], card_prices(deck))
+    assert f"of the first {settings.deal_seeds}: {odds.sample_unsolvable} unsolvable" in text
 
 
 def test_interrupted_audit_resumes_to_the_same_result(planted_audit, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -8,10 +8,13 @@ test: it is unsolvable exactly when it contains one of them. The search is MARCO
 - small sets first: every set of up to `SMALL_CONFLICTS` cards that nothing known explains is
   decided (smallest first, not grown, with the longer `SMALL_TIMEOUT`), so that an audit cut
   short by its budget still knows every conflict that small, and says so;
-- then seeds, in turn: sampled deals of each level that nothing known explains yet (so the
-  conflicts real deals run into are found early and the odds are settled), and the map's
-  maximal unexplored sets; a process pool decides them with `TowerSolver.check` (a quick
-  local search races Z3);
+- then the first `deal_seeds` sampled deals of each level that nothing known explains yet,
+  each only decided, not shrunk: a check takes seconds where shrinking its conflict takes
+  minutes, and these deals, a random sample decided one by one, are what bounds the odds of
+  an unsolvable deal while much of the map is still open (`audit_report.Odds`);
+- then seeds, in turn: the map's maximal unexplored sets, and the conflicts those deals
+  met, to be shrunk (so the conflicts real deals run into are found early); a process pool
+  decides them with `TowerSolver.check` (a quick local search races Z3);
 - a solvable seed comes back grown to every card its witness tower meets;
 - an unsolvable seed is shrunk to a MUS: Z3's unsat core, narrowed while re-solving it gives a
   smaller one, then one card at a time dropped while the rest stays unsolvable (a drop that a
@@ -92,7 +95,7 @@ class AuditSettings:
     samples: int = 20_000  # random standing towers drawn before any solver check
     max_cards: int | None = None  # only sets of at most this many cards (None: all sets)
     deals: int = 10_000  # sampled deals per level for the odds
-    deal_seeds: int = 300  # of those, per level, decided first (conflicts real deals meet)
+    deal_seeds: int = 300  # of those, per level, decided first (they bound the odds)
     budget: float | None = None  # seconds for the whole search, then stop (incomplete)
     small: int = SMALL_CONFLICTS  # sets of up to this many cards are decided first
     small_timeout: float = SMALL_TIMEOUT  # seconds per check of such a set
@@ -241,7 +244,8 @@ class Outcome:
     """A decided seed. `mask`: solvable: every card the witness meets; unsolvable: the conflict;
     unknown: the seed itself. `found`: further solvable sets met while shrinking. `towers`:
     the checked towers met (each proves the cards it meets), kept beyond the log's life in a
-    conflicts file (`conflicts`)."""
+    conflicts file (`conflicts`). `shrunk`: False for a conflict only found, not yet shrunk
+    (a deal's, `Explorer`), which is to be shrunk later as a seed of its own."""
 
     seed: int
     kind: str
@@ -253,6 +257,7 @@ class Outcome:
     note: str = ""
     trace: list[tuple[int, str, float]] = field(default_factory=list)  # (cards, status, s)
     towers: list[Tower] = field(default_factory=list)
+    shrunk: bool = True
 
 
 class SeedDecider:
@@ -329,22 +334,39 @@ class SeedDecider:
                                        if self.items[k].label in labels), "", None
         return UNKNOWN, mask, BUDGET_SPENT if cut else f"{TIME_LIMIT} {timeout:g} s", None
 
-    def decide(self, seed: int, stop_at: float | None = None) -> Outcome:
-        """Decide `seed` (grown when solvable, shrunk when not), with no check running past
-        `stop_at`: a conflict whose shrinking the budget cuts short is kept, not minimal."""
+    def decide(self, seed: int, stop_at: float | None = None, shrink: bool = True) -> Outcome:
+        """Decide `seed` (grown when solvable, shrunk when not, or only found with `shrink`
+        False), with no check running past `stop_at`: a conflict whose shrinking the budget
+        cuts short is kept, not minimal."""
         start = time.monotonic()
-        self.stop_at = stop_at
-        for record in self.log.read_new():  # what the other processes found meanwhile
-            self.facts.learn(record, self.log)
+        self._catch_up(stop_at)
         outcome = Outcome(seed, UNKNOWN, seed, checks=1)
         status, found, outcome.note = self.check(seed, outcome)
         outcome.kind = status
         if status != UNKNOWN:
             outcome.mask = found
         if status == UNSOLVABLE:
-            outcome.mask, outcome.minimal = self.shrink(found, outcome)
+            if shrink:
+                outcome.mask, outcome.minimal = self.shrink(found, outcome)
+            else:
+                outcome.minimal, outcome.shrunk = found.bit_count() == 1, False
         outcome.seconds = time.monotonic() - start
         return outcome
+
+    def minimise(self, core: int, stop_at: float | None = None) -> Outcome:
+        """Shrink `core`, a conflict found earlier and not shrunk (`decide` with `shrink`
+        False)."""
+        start = time.monotonic()
+        self._catch_up(stop_at)
+        outcome = Outcome(core, UNSOLVABLE, core)
+        outcome.mask, outcome.minimal = self.shrink(core, outcome)
+        outcome.seconds = time.monotonic() - start
+        return outcome
+
+    def _catch_up(self, stop_at: float | None) -> None:
+        self.stop_at = stop_at
+        for record in self.log.read_new():  # what the other processes found meanwhile
+            self.facts.learn(record, self.log)
 
     def shrink(self, core: int, outcome: Outcome) -> tuple[int, bool]:
         """A minimal conflict inside `core`. First re-solve the core while Z3 keeps returning a
@@ -408,9 +430,14 @@ def _exit_with_parent() -> None:
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
-def _decide(seed: int, stop_at: float | None) -> Outcome:
+def _decide(seed: int, stop_at: float | None, shrink: bool) -> Outcome:
     assert _DECIDER is not None, "worker not started"
-    return _DECIDER.decide(seed, stop_at)
+    return _DECIDER.decide(seed, stop_at, shrink)
+
+
+def _minimise(core: int, stop_at: float | None) -> Outcome:
+    assert _DECIDER is not None, "worker not started"
+    return _DECIDER.minimise(core, stop_at)
 
 
 def _pool_chunk(deck: Deck, seed: int, chunk: int, size: int) -> list[int]:
@@ -506,7 +533,8 @@ class Explorer:
         self.witnesses: dict[int, Tower] = {}  # a checked tower for each solvable set it meets
         for tower in known_towers:
             self.witnesses.setdefault(deck.cards_met(tower), tower)
-        self.unminimised: list[int] = []
+        self.unminimised: set[int] = set()  # conflicts not known to be minimal
+        self.to_shrink: list[int] = []  # conflicts deals met, found but not yet shrunk
         self.budget_cut: set[int] = set()  # sets left undecided because the budget ended
         self.checks = 0
         self.resumed = 0
@@ -539,6 +567,7 @@ class Explorer:
             note=record.get("note", ""),
             towers=[tuple(PlacedBrick(**brick) for brick in tower)
                     for tower in record.get("towers", [])],
+            shrunk=record.get("shrunk", True),
         )
 
     def _record(self, outcome: Outcome) -> dict[str, Any]:
@@ -549,6 +578,8 @@ class Explorer:
         }
         if outcome.kind == UNSOLVABLE:
             record["minimal"] = outcome.minimal
+            if not outcome.shrunk:
+                record["shrunk"] = False
         if outcome.found:
             record["found"] = [self.log.ids_of(m) for m in outcome.found]
         if outcome.towers:
@@ -566,9 +597,15 @@ class Explorer:
         if outcome.kind == SOLVABLE:
             self.map.add_solvable(outcome.mask)
         elif outcome.kind == UNSOLVABLE:
-            self.map.add_mus(outcome.mask)  # sound for the map even when not minimal
-            if not outcome.minimal:
-                self.unminimised.append(outcome.mask)
+            new = self.map.add_mus(outcome.mask)  # sound for the map even when not minimal
+            if outcome.seed in self.to_shrink:  # this was its shrinking
+                self.to_shrink.remove(outcome.seed)
+            if outcome.minimal:
+                self.unminimised.discard(outcome.mask)
+            elif new:  # (a conflict known to be minimal stays so)
+                self.unminimised.add(outcome.mask)
+                if not outcome.shrunk:
+                    self.to_shrink.append(outcome.mask)
         else:
             self.map.add_unknown(outcome.seed)
             if outcome.note == BUDGET_SPENT:
@@ -629,19 +666,7 @@ class Explorer:
 
         turn = [0]
 
-        def next_seed() -> int | None:
-            """The small unexplored sets first (`SMALL_CONFLICTS`); then sampled deals and the
-            map's maximal sets in turn: the deals settle the odds, the map's sets (mostly
-            unsolvable, so quickly decided) find conflicts fast."""
-            if self.settings.small:
-                small = self.map.small_seed(self.settings.small)
-                if small is not None:
-                    return small
-            turn[0] += 1
-            if turn[0] % 2 == 0 or not deals:
-                seed = self.map.seed()
-                if seed is not None or not deals:
-                    return seed
+        def next_deal() -> int | None:
             while deals:
                 deal = deals[0]
                 if self.map.explained(deal) or (
@@ -652,18 +677,49 @@ class Explorer:
                     continue
                 if self.map.held_back(deal):
                     return None  # wait for the pending answer that may explain it
-                deals.pop(0)
-                self.map.claim(deal)
-                return deal
-            return self.map.seed()
+                return deals.pop(0)
+            return None
+
+        def next_core() -> int | None:
+            """A conflict a deal met that is still to be shrunk and holds no known MUS yet."""
+            hiding = [c for c in self.to_shrink if not self.map.held_back(c)
+                      and not any(m != c and m & ~c == 0 for m in self.map.muses)]
+            return hiding[0] if hiding else None
+
+        def next_task() -> tuple[Callable[..., Outcome], int, tuple[Any, ...]] | None:
+            """The small unexplored sets first (`SMALL_CONFLICTS`); then the sampled deals,
+            only decided; then the map's maximal sets (mostly unsolvable, so quickly decided:
+            they find conflicts fast) and the deals' conflicts to shrink, in turn."""
+            if self.settings.small:
+                small = self.map.small_seed(self.settings.small)
+                if small is not None:
+                    return _decide, small, (True,)
+            if deals:
+                deal = next_deal()
+                if deal is not None:
+                    self.map.claim(deal)
+                    return _decide, deal, (False,)
+                if deals:
+                    return None  # wait: a pending answer may explain the next deal
+            turn[0] += 1
+            core = next_core()
+            if core is None or turn[0] % 2 == 0:
+                seed = self.map.seed()
+                if seed is not None:
+                    return _decide, seed, (True,)
+            if core is None:
+                return None
+            self.map.claim(core)
+            return _minimise, core, ()
 
         while True:
             out_of_time = stop_at is not None and time.monotonic() > stop_at
             while len(running) < jobs and not out_of_time:
-                seed = next_seed()
-                if seed is None:
+                task = next_task()
+                if task is None:
                     break
-                running[executor.submit(_decide, seed, stop_at)] = seed
+                work, seed, extra = task
+                running[executor.submit(work, seed, stop_at, *extra)] = seed
             if not running:
                 self.stopped = out_of_time
                 return
@@ -704,9 +760,10 @@ class Explorer:
 
     def result(self, seconds: float) -> Exploration:
         self._check_known()
-        unminimised = set(self.unminimised)
+        unminimised = self.unminimised
         muses = [m for m in self.map.muses if m not in unminimised]
-        hiding = [c for c in unminimised if not any(m & ~c == 0 for m in muses)]
+        hiding = [c for c in unminimised if not any(m & ~c == 0 for m in muses)
+                  and not any(u != c and u & ~c == 0 for u in unminimised)]
         order = lambda m: (m.bit_count(), members(m))  # noqa: E731
         complete = self.map.closed and not self.map.unknown and not hiding
         largest = self.settings.max_cards or len(self.deck.cards)

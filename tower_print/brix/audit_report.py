@@ -7,7 +7,8 @@ read, tested and reused on their own.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from statistics import NormalDist
 from typing import Any
 
 from tower_print.brix.audit import AuditSettings, Exploration, level_deals
@@ -22,8 +23,16 @@ from tower_print.brix.verify import LATTICE_NOTE
 @dataclass(frozen=True)
 class Odds:
     """Of `deals` sampled deals of a level, `unsolvable` contain a known conflict and `unknown`
-    could not be told (only when the audit is incomplete). [`low`, `high`]: 95 % interval for
-    the share of unsolvable deals, widened to count every unknown deal as possibly unsolvable."""
+    could not be told (only when the audit is incomplete). The first `sample` of the same deals
+    are the audit's deal seeds (`AuditSettings.deal_seeds`), decided early on: of them
+    `sample_unsolvable` are unsolvable and `sample_unknown` undecided. [`low`, `high`]: 95 %
+    interval for the level's share of unsolvable deals, every undecided deal counted as
+    possibly unsolvable.
+
+    Why both: after a few rounds of audits a quarter of all hard deals may hold no known
+    conflict and lie in no known solvable set, so the bound from all deals spans 25 points;
+    the deals the audit decides first are a random sample of the same deals, decided one by
+    one, so their share bounds the odds to a few points however much of the map is open."""
 
     level: str
     deals: int
@@ -31,10 +40,25 @@ class Odds:
     unknown: int
     low: float
     high: float
+    sample: int = 0
+    sample_unsolvable: int = 0
+    sample_unknown: int = 0
 
     @property
     def share(self) -> float:
+        """The share of sampled deals that hold a known conflict (a lower bound when some are
+        undecided)."""
         return self.unsolvable / self.deals if self.deals else 0.0
+
+    @property
+    def estimate(self) -> float | None:
+        """The share of unsolvable deals: of all sampled deals when each is decided, else of
+        the decided-first sample when each of those is; None when neither is."""
+        if not self.unknown:
+            return self.share
+        if self.sample and not self.sample_unknown:
+            return self.sample_unsolvable / self.sample
+        return None
 
 
 def deal_odds(deck: Deck, found: Exploration, settings: AuditSettings) -> list[Odds]:
@@ -42,25 +66,45 @@ def deal_odds(deck: Deck, found: Exploration, settings: AuditSettings) -> list[O
     n = len(deck.cards)
     conflicts = MaskSet(n, [*found.muses, *found.conflicts_unminimised])
     solvable = MaskSet(n, found.solvable)
-    z = default_settings().z
+
+    def verdict(deal: int) -> str:
+        if conflicts.has_subset_of(deal):
+            return "unsolvable"
+        if (found.complete or deal.bit_count() <= found.complete_up_to
+                or solvable.has_superset_of(deal)):
+            return "solvable"  # every conflict that small is known, and it holds none
+        return "unknown"
+
+    # Each of the two bounds at half the content's miss rate, so that their intersection is a
+    # 95 % interval (Bonferroni), whatever the two have in common.
+    miss = 2 * (1 - NormalDist().cdf(default_settings().z))
+    z = NormalDist().inv_cdf(1 - miss / 4)
     out = []
     for level in LEVELS:
-        bad = unknown = 0
         deals = level_deals(deck, level, settings.deals, settings.seed)
-        for deal in deals:
-            if conflicts.has_subset_of(deal):
-                bad += 1
-            elif found.complete or deal.bit_count() <= found.complete_up_to:
-                continue  # solvable: every conflict that small is known, and it holds none
-            elif not solvable.has_superset_of(deal):
-                unknown += 1
         if not deals:  # the deck cannot make this level's points
             out.append(Odds(level, 0, 0, 0, 0.0, 1.0))
             continue
-        low, _ = wilson(bad, len(deals), z)
-        _, high = wilson(bad + unknown, len(deals), z)
-        out.append(Odds(level, len(deals), bad, unknown, low, high))
+        verdicts = [verdict(deal) for deal in deals]
+        first = verdicts[:settings.deal_seeds]
+        odds = Odds(level, len(deals), verdicts.count("unsolvable"), verdicts.count("unknown"),
+                    0.0, 1.0, len(first), first.count("unsolvable"), first.count("unknown"))
+        low, high = _bounds(odds.unsolvable, odds.unknown, odds.deals, z)
+        if first:
+            sample_low, sample_high = _bounds(
+                odds.sample_unsolvable, odds.sample_unknown, odds.sample, z)
+            if max(low, sample_low) <= min(high, sample_high):
+                low, high = max(low, sample_low), min(high, sample_high)
+            else:  # disjoint: one of them missed (odds under 5 %), so claim only their hull
+                low, high = min(low, sample_low), max(high, sample_high)
+        out.append(replace(odds, low=low, high=high))
     return out
+
+
+def _bounds(unsolvable: int, unknown: int, deals: int, z: float) -> tuple[float, float]:
+    """The Wilson interval's low end for the unsolvable deals, its high end counting every
+    undecided one as unsolvable too."""
+    return wilson(unsolvable, deals, z)[0], wilson(unsolvable + unknown, deals, z)[1]
 
 
 def card_prices(deck: Deck) -> list[PriceCheck]:
@@ -102,6 +146,9 @@ def audit_json(
         "odds": {o.level: None if not o.deals else {
             "deals": o.deals, "unsolvable": o.unsolvable, "unknown": o.unknown,
             "share": round(o.share, 6), "low": round(o.low, 6), "high": round(o.high, 6),
+            "estimate": None if o.estimate is None else round(o.estimate, 6),
+            "first": {"deals": o.sample, "unsolvable": o.sample_unsolvable,
+                      "unknown": o.sample_unknown},
         } for o in odds},
         "card_difficulty": [
             {"id": c.id, "points": p.points, "share": round(p.difficulty.share, 6),
@@ -168,7 +215,8 @@ def audit_text(
         lines.append("  " + " + ".join(cards))
         lines += [f"      {card}: {texts[card]}" for card in cards]
     for title, sets in (
-        ("conflicts not minimised (a check ran out of time, or the budget ended)",
+        ("conflicts not minimised (not yet shrunk when the budget ended, or a check ran out "
+         "of time)",
          found.conflicts_unminimised),
         ("undecided sets (a check ran out of time)", timed_out),
         ("undecided sets (the budget ended their checks; run again to go on)", found.budget_cut),
@@ -183,9 +231,17 @@ def audit_text(
         if not o.deals:
             lines.append(f"  {o.level:<7} the deck's cards cannot make this level's points")
             continue
-        unknown = f", {o.unknown} deals undecided" if o.unknown else ""
-        lines.append(f"  {o.level:<7} {_pct(o.share):>7}  ({_pct(o.low)} - {_pct(o.high)}; "
-                     f"{o.unsolvable} of {o.deals}{unknown})")
+        told = f"{o.unsolvable} of {o.deals}"
+        if o.unknown:
+            told += (f" hold a known conflict, {o.unknown} undecided; of the first {o.sample}: "
+                     f"{o.sample_unsolvable} unsolvable")
+            told += f", {o.sample_unknown} undecided" if o.sample_unknown else ""
+        estimate = "?" if o.estimate is None else _pct(o.estimate)
+        lines.append(f"  {o.level:<7} {estimate:>7}  ({_pct(o.low)} - {_pct(o.high)}; {told})")
+    if any(o.unknown for o in odds):
+        lines.append(f"  (undecided deals count as possibly unsolvable; the first "
+                     f"{settings.deal_seeds} deals of each level, a random sample the audit "
+                     "decides early on, bound the odds too)")
     lines.append("")
     first = prices[0].difficulty if prices else None
     pool_size = first.samples if first else 0
