@@ -108,8 +108,8 @@ def main() -> None:
             print(f"  {odds.level:<6} hold a known conflict {100 * odds.share:5.1f} % "
                   f"(95 %: {100 * odds.low:.1f}-{100 * odds.high:.1f} %, "
                   f"{odds.unknown} of {odds.deals} deals undecided; of the first "
-                  f"{odds.sample}: {odds.sample_unsolvable} unsolvable, "
-                  f"{odds.sample_unknown} undecided)")
+                  f"{odds.first}: {odds.first_unsolvable} unsolvable, "
+                  f"{odds.first_unknown} undecided)")
     wrong = [f"{c.id} ({p.verdict})" for c, p in zip(deck.cards, card_prices(deck), strict=True)
              if p.verdict != "ok"]
     print(f"  priced wrong: {', '.join(wrong) or 'none'}")

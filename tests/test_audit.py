@@ -371,16 +371,16 @@ def test_the_deals_decided_first_bound_the_odds_of_an_incomplete_audit(planted_a
         conflicts_unminimised=[deal for deal in first if bad(deal)],
         solvable=[deal for deal in first if not bad(deal)])
     odds = next(o for o in deal_odds(deck, partial, settings) if o.level == level)
-    assert odds.sample == settings.deal_seeds and odds.sample_unknown == 0
-    assert odds.sample_unsolvable == sum(map(bad, first))
+    assert odds.first == settings.deal_seeds and odds.first_unknown == 0
+    assert odds.first_unsolvable == sum(map(bad, first))
     assert odds.unknown > truth.deals // 5  # much of the map is open
-    assert odds.estimate == odds.sample_unsolvable / odds.sample
+    assert odds.estimate == odds.first_unsolvable / odds.first
     assert odds.low <= truth.share <= odds.high
     from_all_deals = wilson(odds.unsolvable + odds.unknown, odds.deals, 1.96)[1] - wilson(
         odds.unsolvable, odds.deals, 1.96)[0]
     assert odds.high - odds.low < from_all_deals * 0.7
     text = audit_text(deck, partial, settings, [odds], card_prices(deck))
-    assert f"of the first {settings.deal_seeds}: {odds.sample_unsolvable} unsolvable" in text
+    assert f"of the first {settings.deal_seeds}: {odds.first_unsolvable} unsolvable" in text
 
 
 def test_interrupted_audit_resumes_to_the_same_result(planted_audit, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

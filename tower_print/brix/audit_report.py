@@ -23,9 +23,9 @@ from tower_print.brix.verify import LATTICE_NOTE
 @dataclass(frozen=True)
 class Odds:
     """Of `deals` sampled deals of a level, `unsolvable` contain a known conflict and `unknown`
-    could not be told (only when the audit is incomplete). The first `sample` of the same deals
+    could not be told (only when the audit is incomplete). The `first` of the same deals
     are the audit's deal seeds (`AuditSettings.deal_seeds`), decided early on: of them
-    `sample_unsolvable` are unsolvable and `sample_unknown` undecided. [`low`, `high`]: 95 %
+    `first_unsolvable` are unsolvable and `first_unknown` undecided. [`low`, `high`]: 95 %
     interval for the level's share of unsolvable deals, every undecided deal counted as
     possibly unsolvable.
 
@@ -40,9 +40,9 @@ class Odds:
     unknown: int
     low: float
     high: float
-    sample: int = 0
-    sample_unsolvable: int = 0
-    sample_unknown: int = 0
+    first: int = 0
+    first_unsolvable: int = 0
+    first_unknown: int = 0
 
     @property
     def share(self) -> float:
@@ -53,11 +53,11 @@ class Odds:
     @property
     def estimate(self) -> float | None:
         """The share of unsolvable deals: of all sampled deals when each is decided, else of
-        the decided-first sample when each of those is; None when neither is."""
+        the `first` deals when each of those is; None when neither is."""
         if not self.unknown:
             return self.share
-        if self.sample and not self.sample_unknown:
-            return self.sample_unsolvable / self.sample
+        if self.first and not self.first_unknown:
+            return self.first_unsolvable / self.first
         return None
 
 
@@ -91,12 +91,12 @@ def deal_odds(deck: Deck, found: Exploration, settings: AuditSettings) -> list[O
                     0.0, 1.0, len(first), first.count("unsolvable"), first.count("unknown"))
         low, high = _bounds(odds.unsolvable, odds.unknown, odds.deals, z)
         if first:
-            sample_low, sample_high = _bounds(
-                odds.sample_unsolvable, odds.sample_unknown, odds.sample, z)
-            if max(low, sample_low) <= min(high, sample_high):
-                low, high = max(low, sample_low), min(high, sample_high)
+            first_low, first_high = _bounds(
+                odds.first_unsolvable, odds.first_unknown, odds.first, z)
+            if max(low, first_low) <= min(high, first_high):
+                low, high = max(low, first_low), min(high, first_high)
             else:  # disjoint: one of them missed (odds under 5 %), so claim only their hull
-                low, high = min(low, sample_low), max(high, sample_high)
+                low, high = min(low, first_low), max(high, first_high)
         out.append(replace(odds, low=low, high=high))
     return out
 
@@ -147,8 +147,8 @@ def audit_json(
             "deals": o.deals, "unsolvable": o.unsolvable, "unknown": o.unknown,
             "share": round(o.share, 6), "low": round(o.low, 6), "high": round(o.high, 6),
             "estimate": None if o.estimate is None else round(o.estimate, 6),
-            "first": {"deals": o.sample, "unsolvable": o.sample_unsolvable,
-                      "unknown": o.sample_unknown},
+            "first": {"deals": o.first, "unsolvable": o.first_unsolvable,
+                      "unknown": o.first_unknown},
         } for o in odds},
         "card_difficulty": [
             {"id": c.id, "points": p.points, "share": round(p.difficulty.share, 6),
@@ -233,9 +233,9 @@ def audit_text(
             continue
         told = f"{o.unsolvable} of {o.deals}"
         if o.unknown:
-            told += (f" hold a known conflict, {o.unknown} undecided; of the first {o.sample}: "
-                     f"{o.sample_unsolvable} unsolvable")
-            told += f", {o.sample_unknown} undecided" if o.sample_unknown else ""
+            told += (f" hold a known conflict, {o.unknown} undecided; of the first {o.first}: "
+                     f"{o.first_unsolvable} unsolvable")
+            told += f", {o.first_unknown} undecided" if o.first_unknown else ""
         estimate = "?" if o.estimate is None else _pct(o.estimate)
         lines.append(f"  {o.level:<7} {estimate:>7}  ({_pct(o.low)} - {_pct(o.high)}; {told})")
     if any(o.unknown for o in odds):
