@@ -50,16 +50,6 @@ class Odds:
         undecided)."""
         return self.unsolvable / self.deals if self.deals else 0.0
 
-    @property
-    def estimate(self) -> float | None:
-        """The share of unsolvable deals: of all sampled deals when each is decided, else of
-        the `first` deals when each of those is; None when neither is."""
-        if not self.unknown:
-            return self.share
-        if self.first and not self.first_unknown:
-            return self.first_unsolvable / self.first
-        return None
-
 
 def deal_odds(deck: Deck, found: Exploration, settings: AuditSettings) -> list[Odds]:
     """The subset test on `settings.deals` sampled deals per level."""
@@ -146,7 +136,6 @@ def audit_json(
         "odds": {o.level: None if not o.deals else {
             "deals": o.deals, "unsolvable": o.unsolvable, "unknown": o.unknown,
             "share": round(o.share, 6), "low": round(o.low, 6), "high": round(o.high, 6),
-            "estimate": None if o.estimate is None else round(o.estimate, 6),
             "first": {"deals": o.first, "unsolvable": o.first_unsolvable,
                       "unknown": o.first_unknown},
         } for o in odds},
@@ -236,8 +225,11 @@ def audit_text(
             told += (f" hold a known conflict, {o.unknown} undecided; of the first {o.first}: "
                      f"{o.first_unsolvable} unsolvable")
             told += f", {o.first_unknown} undecided" if o.first_unknown else ""
-        estimate = "?" if o.estimate is None else _pct(o.estimate)
-        lines.append(f"  {o.level:<7} {estimate:>7}  ({_pct(o.low)} - {_pct(o.high)}; {told})")
+        if o.unknown:  # the interval is all there is to tell
+            lines.append(f"  {o.level:<7} {_pct(o.low)} - {_pct(o.high)}  ({told})")
+        else:
+            lines.append(f"  {o.level:<7} {_pct(o.share):>7}  ({_pct(o.low)} - {_pct(o.high)}; "
+                         f"{told})")
     if any(o.unknown for o in odds):
         lines.append(f"  (undecided deals count as possibly unsolvable; the first "
                      f"{settings.deal_seeds} deals of each level, a random sample the audit "
