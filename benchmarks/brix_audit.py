@@ -103,7 +103,7 @@ def main() -> None:
     print(f"  solver checks: {found.checks}; seeds decided: "
           + ", ".join(f"{k} {v} ({busy[k]:.0f} s of worker time)" for k, v in kinds.items()))
     print(f"  solvable sets known: {len(found.solvable)}")
-    for odds in deal_odds(deck, found, AuditSettings(seed=settings.seed)):
+    for odds in deal_odds(deck, found, settings):
         if odds.deals:
             print(f"  {odds.level:<6} hold a known conflict {100 * odds.share:5.1f} % "
                   f"(95 %: {100 * odds.low:.1f}-{100 * odds.high:.1f} %, "
