@@ -364,6 +364,7 @@ class SeedDecider:
         return outcome
 
     def _catch_up(self, stop_at: float | None) -> None:
+        """Before a task: take its time limit, and what the other processes logged meanwhile."""
         self.stop_at = stop_at
         for record in self.log.read_new():  # what the other processes found meanwhile
             self.facts.learn(record, self.log)
