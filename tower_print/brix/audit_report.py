@@ -17,6 +17,7 @@ from tower_print.brix.decks import Deck
 from tower_print.brix.difficulty import default_settings, pool, wilson
 from tower_print.brix.marco import MaskSet, members
 from tower_print.brix.pricing import PriceCheck, check_prices
+from tower_print.brix.solver import SOLVABLE, UNKNOWN, UNSOLVABLE
 from tower_print.brix.verify import LATTICE_NOTE
 
 
@@ -59,11 +60,11 @@ def deal_odds(deck: Deck, found: Exploration, settings: AuditSettings) -> list[O
 
     def verdict(deal: int) -> str:
         if conflicts.has_subset_of(deal):
-            return "unsolvable"
+            return UNSOLVABLE
         if (found.complete or deal.bit_count() <= found.complete_up_to
                 or solvable.has_superset_of(deal)):
-            return "solvable"  # every conflict that small is known, and it holds none
-        return "unknown"
+            return SOLVABLE  # every conflict that small is known, and it holds none
+        return UNKNOWN
 
     # Each of the two bounds at half the content's miss rate, so that their intersection is a
     # 95 % interval (Bonferroni), whatever the two have in common.
@@ -77,8 +78,8 @@ def deal_odds(deck: Deck, found: Exploration, settings: AuditSettings) -> list[O
             continue
         verdicts = [verdict(deal) for deal in deals]
         first = verdicts[:settings.deal_seeds]
-        odds = Odds(level, len(deals), verdicts.count("unsolvable"), verdicts.count("unknown"),
-                    0.0, 1.0, len(first), first.count("unsolvable"), first.count("unknown"))
+        odds = Odds(level, len(deals), verdicts.count(UNSOLVABLE), verdicts.count(UNKNOWN),
+                    0.0, 1.0, len(first), first.count(UNSOLVABLE), first.count(UNKNOWN))
         low, high = _bounds(odds.unsolvable, odds.unknown, odds.deals, z)
         if first:
             first_low, first_high = _bounds(
