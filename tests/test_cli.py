@@ -110,6 +110,7 @@ def test_unknown_says_when_only_standing_is_in_doubt() -> None:
     labels = tuple(it.label for it in items)
     some = verdict_text(Verdict(UNKNOWN, labels, seconds=60.0, candidates=3), items, deck)
     none = verdict_text(Verdict(UNKNOWN, labels, seconds=60.0), items, deck)
-    assert some.startswith("unknown: P01 + P02: no answer within the time limit (60.0 s)")
+    assert some.startswith(
+        "unknown: P01 + P02: no answer within the time limit (stopped after 60.0 s)")
     assert "Z3 found 3 towers meeting every card, and every one falls" in some
     assert "Z3 found" not in none and "a longer --timeout may settle it" in none

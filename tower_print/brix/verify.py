@@ -124,7 +124,7 @@ def verdict_text(verdict: Verdict, items: Sequence[Labeled], deck: Deck) -> str:
             lines.append("  (no card needed: the brick rules alone cannot be met)")
         lines.append(f"  {LATTICE_NOTE}")
         return "\n".join(lines)
-    return (f"unknown: {labels}: no answer within the time limit ({took})"
+    return (f"unknown: {labels}: no answer within the time limit (stopped after {took})"
             f"{falling_note(verdict.candidates)}; a longer --timeout may settle it")
 
 
