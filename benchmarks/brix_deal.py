@@ -2,6 +2,7 @@
 
     python benchmarks/brix_deal.py                  # 10 seeds per deck, 4 players
     python benchmarks/brix_deal.py --seeds 3 --deck pink --players 6
+    python benchmarks/brix_deal.py --seeds 0 --closest   # only the closest towers (see below)
 
 Each deal is a fresh process (imports, deck, reference pool, dealing, JSON out), timed by the
 wall clock. "warm": the reference pool of random towers is in the cache folder (every run after
@@ -12,6 +13,10 @@ much of the time goes into the contradictions the decks can deal.
 With --predict it also checks the claim behind measured difficulty: on random card sets whose
 share is measurable, does the share predict how hard a tower is to find (the share of short,
 seeded local searches that find one), better than the printed points do?
+
+With --closest it prints, for the verify benchmark's hard deals (seed 1, 100 per deck, drawn
+the same way), how many cards the closest towers of the reference pool miss: what the measured
+difficulty adds when no pool tower meets a set, as on nearly every hard deal.
 """
 
 from __future__ import annotations
@@ -25,9 +30,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
-from tower_print.brix.deals import draw_cards
+from tower_print.brix.deals import draw_cards, draw_level
 from tower_print.brix.decks import DECK_NAMES, shipped_deck
 from tower_print.brix.difficulty import pool
 from tower_print.brix.search import TowerSearch
@@ -114,20 +120,39 @@ def predict(decks: list[str], sets: int, searches: int, steps: int) -> None:
     reference.save()
 
 
+def closest(decks: list[str], deals: int) -> None:
+    print(f"\n{'deck':6} {'deals':>5}  hard deals (seed 1) by cards the closest pool towers miss")
+    for name in decks:
+        deck = shipped_deck(name)
+        reference = pool(deck.bricks, deck.all_used)
+        rng = random.Random(f"1-{name}-hard")
+        missed: Counter[int] = Counter()
+        for _ in range(deals):
+            found = reference.measure([c.condition for c in draw_level(deck, "hard", rng)])
+            missed[found.closest.cards_missed if found.closest else 0] += 1
+        shown = ", ".join(f"{k}: {missed[k]}" for k in sorted(missed))
+        print(f"{name:6} {deals:5}  {shown}", flush=True)
+        reference.save()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deck", choices=DECK_NAMES, action="append")
     parser.add_argument("--seeds", type=int, default=10)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--predict", action="store_true")
+    parser.add_argument("--closest", action="store_true")
     parser.add_argument("--sets", type=int, default=60)
     parser.add_argument("--searches", type=int, default=8)
     parser.add_argument("--steps", type=int, default=150)
     args = parser.parse_args()
     decks = args.deck or list(DECK_NAMES)
-    speed(decks, args.seeds, args.players)
+    if args.seeds:
+        speed(decks, args.seeds, args.players)
     if args.predict:
         predict(decks, args.sets, args.searches, args.steps)
+    if args.closest:
+        closest(decks, 100)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ import pytest
 
 from tower_print.brix.decks import shipped_deck
 from tower_print.brix.difficulty import (
+    Closest,
     Settings,
     TowerPool,
     default_settings,
@@ -15,6 +16,7 @@ from tower_print.brix.difficulty import (
     measure,
     wilson,
 )
+from tower_print.brix.evaluate import Evaluator
 from tower_print.brix.language import parse
 from tower_print.content import ContentError
 
@@ -60,6 +62,30 @@ def test_no_hits_reads_hard_with_an_honest_bound() -> None:
     assert 0 < found.high < 0.1
     assert found.level == "hard"
     assert "none of 50" in found.text()
+
+
+def test_a_set_no_tower_meets_says_how_close_the_pool_comes() -> None:
+    """With no hits, the fewest cards a pool tower misses and how many towers miss only that
+    many, counted here tower by tower with the evaluator; nothing of it when a tower meets the
+    set, or when none meets the required conditions (a challenge's)."""
+    deck = shipped_deck("green")
+    cards = [parse(text, deck.bricks.color_names) for text in (
+        "there are more than 8 bricks", "every blue brick touches some red brick",
+        "no red brick touches any yellow brick")]
+    pool = TowerPool(deck.bricks, deck.all_used, samples=80, seed=4)
+    missed = [sum(not Evaluator(tower, deck.bricks).condition(c) for c in cards)
+              for tower in pool.towers]
+    found = pool.measure(cards)
+    fewest = min(missed)
+    assert found.hits == 0 and fewest >= 1
+    assert found.closest == Closest(fewest, 3, missed.count(fewest))
+    towers = f"{missed.count(fewest)} towers come" if missed.count(fewest) > 1 else "1 tower comes"
+    assert found.text().endswith(f"; {towers} closest, missing {fewest} of the 3 cards")
+    assert found.as_json()["closest"] == {
+        "cards_missed": fewest, "cards": 3, "towers": missed.count(fewest)}
+    met = pool.measure(cards[1:])
+    assert met.hits > 0 and met.closest is None and met.as_json()["closest"] is None
+    assert pool.measure(cards[1:], required=cards[:1]).closest is None
 
 
 def test_bands_come_from_content_and_are_validated(tmp_path) -> None:
