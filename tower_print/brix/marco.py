@@ -258,7 +258,3 @@ class CardMap:
         """The pending seed's answer is in (and was added): drop its temporary block."""
         guard = self._pending.pop(seed)
         self.solver.add(z3.Not(guard))
-
-    @property
-    def pending(self) -> int:
-        return len(self._pending)

@@ -30,9 +30,6 @@ from tower_print.render.scene import (
     write_atomic,
 )
 
-#: Kept for callers that name the family (the PDF backend embeds the same font).
-FONT_FAMILY = SVG_FAMILY
-
 
 def _num(value: float) -> str:
     """A short, stable spelling of a length in mm (3 decimals, no trailing zeros, no -0)."""
