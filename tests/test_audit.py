@@ -310,6 +310,53 @@ def test_deals_are_decided_first_and_their_conflicts_shrunk_later(tmp_path: Path
                for core in found_only)
 
 
+def test_a_known_set_still_to_shrink_is_unsolvable_from_the_start_and_shrunk(
+    tmp_path: Path,
+) -> None:
+    """A set no tower meets, given as still to shrink (a file's `unminimised`): the audit
+    counts it unsolvable without proving it, shrinks it as a seed of its own (or meets a
+    conflict inside it first), and still ends with exactly the planted conflicts."""
+    deck = load_deck(PLANTED)
+    settings = dataclasses.replace(SETTINGS, small=0)
+    given = mask_of([0, 2, 5, 7])  # T1 T3 T6 T8: holds the planted T1 T3 T8 only
+    explorer = Explorer(deck, settings, tmp_path, known_unminimised=[given])
+    found = explorer.run(jobs=1)
+    assert found.complete and not found.conflicts_unminimised and found.unminimised_taken == 1
+    assert _labels(deck, found.muses) == PLANTED_CONFLICTS
+    records = [json.loads(line) for line in explorer.log.path.read_text().splitlines()][1:]
+    ids = explorer.log.ids_of(given)
+    assert not any(set(ids) < set(r["seed"]) for r in records)  # explained from the start
+    assert all(r["kind"] == UNSOLVABLE and r.get("shrunk", True)  # its shrinking, no decision
+               for r in records if r["seed"] == ids)
+    assert any(r["seed"] == ids or set(r["cards"]) < set(ids)
+               for r in records if r["kind"] == UNSOLVABLE)
+    assert "1 set no tower meets that were still to shrink" in audit_text(
+        deck, found, settings, deal_odds(deck, found, settings), card_prices(deck))
+
+
+def test_a_known_set_still_to_shrink_that_a_tower_meets_is_disputed(tmp_path: Path) -> None:
+    deck = load_deck(PLANTED)
+    explorer = Explorer(deck, SETTINGS, tmp_path, known_unminimised=[mask_of([0, 2, 4])])
+    explorer.map.add_solvable(mask_of([0, 2, 4, 5]))  # a tower met T1 T3 T5 T6
+    with pytest.raises(audit.KnownConflictDisputed, match="is no conflict"):
+        explorer.result(0.0)
+
+
+def test_a_known_set_still_to_shrink_that_a_tower_meets_names_its_line(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from tower_print.cli import app
+
+    known = _known_file(tmp_path / "known.yaml", "T1 T2")
+    known.write_text(known.read_text() + "unminimised:\n  - T4 T5\n")  # both common
+    result = CliRunner().invoke(app, [
+        "brix", "audit", "--deck", str(PLANTED), "--samples", "200", "--deals", "100",
+        "--jobs", "1", "--cache", str(tmp_path / "cache"), "--known", str(known)])
+    assert result.exit_code == 2, result.output
+    assert ("known.yaml:6: unminimised[0]: 'T4 T5' is no conflict: this audit met a tower "
+            "meeting every card of it; one of the audits is wrong") in result.output
+
+
 def test_an_incomplete_report_counts_its_loose_ends_in_plain_english(planted_audit) -> None:  # type: ignore[no-untyped-def]
     deck, found = planted_audit
     loose = dataclasses.replace(found, complete=False, conflicts_unminimised=[found.muses[0]],

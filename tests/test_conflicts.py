@@ -114,6 +114,51 @@ def test_an_audit_adds_its_conflicts_to_those_the_file_holds(tmp_path: Path) -> 
         (("T1", "T2"), ("T3", "T4", "T8")), 3, second.history)
 
 
+def test_sets_still_to_shrink_are_kept_until_a_conflict_inside_them_is_known(
+    tmp_path: Path,
+) -> None:
+    """An audit's unminimised sets are written under `unminimised` and read back; the next
+    audit's write keeps them and adds its own, but drops one a listed conflict lies inside and
+    one that holds another of them."""
+    path = tmp_path / "planted.yaml"
+    write_conflicts(path, PLANTED, ConflictFile(
+        (("T1", "T2"),), unminimised=(("T8", "T4", "T3", "T5"), ("T6", "T5", "T3"))), "two left")
+    read = read_conflict_file(path, PLANTED)
+    assert read is not None and read.sets == (("T1", "T2"),)
+    assert read.unminimised == (("T3", "T5", "T6"), ("T3", "T4", "T5", "T8"))
+    assert "unminimised:\n  - T3 T5 T6\n" in path.read_text()
+    after = gather_conflicts(
+        path, PLANTED, [["T1", "T2"], ["T3", "T4"]], [], False, 2, "audit",
+        unminimised=[["T4", "T5", "T6", "T8"], ["T3", "T5", "T6", "T7"]])
+    assert set(after.sets) == {("T1", "T2"), ("T3", "T4")}
+    assert after.unminimised == (("T3", "T5", "T6"), ("T4", "T5", "T6", "T8"))
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ("unminimised:\n  - T1 T2 T5\n", r"planted.yaml:6: unminimised\[0\]: 'T1 T2 T5' holds the "
+                                       r"conflict 'T1 T2'"),
+    ("unminimised:\n  - T3 T99\n", r"planted.yaml:6: unminimised\[0\]: .*unknown card id 'T99'"),
+])
+def test_a_bad_set_still_to_shrink_names_its_line(tmp_path: Path, text: str, says: str) -> None:
+    path = tmp_path / "planted.yaml"
+    path.write_text(f"deck: planted\nfingerprint: {deck_fingerprint(PLANTED)}\nconflicts:\n"
+                    f"  - T1 T2\n{text}", encoding="utf-8")
+    with pytest.raises(ContentError, match=says):
+        read_conflict_file(path, PLANTED)
+
+
+def test_a_set_still_to_shrink_that_an_audit_disputes_stops_the_write(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "planted.yaml"
+    write_conflicts(path, PLANTED, ConflictFile((), unminimised=(("T3", "T5", "T6"),)), "kept")
+    with pytest.raises(ContentError, match=r"unminimised\[0\]: 'T3 T5 T6' is no conflict"):
+        gather_conflicts(path, PLANTED, [], [{"T3", "T5", "T6", "T8"}], False, 0, "audit")
+    with pytest.raises(ContentError, match=r"unminimised\[0\]: 'T3 T5 T6' lies inside this "
+                                           r"audit's conflict 'T3 T5 T6 T7', which then cannot"):
+        gather_conflicts(path, PLANTED, [["T3", "T5", "T6", "T7"]], [], False, 0, "audit")
+
+
 @pytest.mark.parametrize(("found", "solvable", "complete", "says"), [
     ([["T1"]], [], False, "cannot both be minimal"),  # a part of the kept T1 T2
     ([["T1", "T2", "T5"]], [], False, "cannot both be minimal"),  # holds it

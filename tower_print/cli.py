@@ -420,20 +420,23 @@ def brix_audit(
             raise UserError(f"--known: {known}: no such conflicts file")
         taken = conflicts_to_take(known, chosen)
     taken_masks = [] if taken is None else card_masks(chosen, taken.sets)
+    to_shrink = [] if taken is None else card_masks(chosen, taken.unminimised)
     limit = largest_deal(chosen) if max_cards is None else (max_cards or None)
     settings = AuditSettings(seed=seed, timeout=timeout, samples=samples, max_cards=limit,
                              deals=deals, deal_seeds=min(deals, AuditSettings.deal_seeds),
                              budget=budget, small_timeout=small_timeout)
     explorer = Explorer(chosen, settings, cache, taken_masks,
                         0 if taken is None else taken.complete_up_to,
-                        () if taken is None else taken.towers)
+                        () if taken is None else taken.towers, to_shrink)
     try:
         with _audit_progress() as show:
             found = explorer.run(jobs, show)
     except KnownConflictDisputed as dispute:
         assert taken is not None and known is not None
-        if dispute.mask in taken_masks:
-            node = taken.nodes[taken_masks.index(dispute.mask)]
+        listed = [*zip(taken_masks, taken.nodes, strict=True),
+                  *zip(to_shrink, taken.unminimised_nodes, strict=True)]
+        node = next((node for mask, node in listed if mask == dispute.mask), None)
+        if node is not None:
             raise node.error(f"'{node.str()}' {dispute.why}; one of the audits is wrong") from None
         raise load_yaml(known, fast=True)["complete_up_to"].error(
             f"the file {dispute.why}; one of the audits is wrong") from None
@@ -470,7 +473,8 @@ def _write_audit_conflicts(path: Path, deck: Deck, found: Exploration, command: 
 
     known = gather_conflicts(path, deck, [ids(m) for m in found.muses],
                              [set(ids(m)) for m in found.solvable], found.complete,
-                             found.complete_up_to, command, found.towers)
+                             found.complete_up_to, command, found.towers,
+                             [ids(m) for m in found.conflicts_unminimised])
     merged = sum(line.startswith("Built by: ") for line in known.history) > 1
     state = ("a complete audit" if found.complete else
              "incomplete audits, each set proved by one of them" if merged else
@@ -478,6 +482,8 @@ def _write_audit_conflicts(path: Path, deck: Deck, found: Exploration, command: 
     if known.proofs:
         state += f" ({len(known.proofs)} by the proof `proofs` names)"
     note = f"{len(known.sets)} minimal conflicts, from {state}."
+    if known.unminimised:
+        note += f" {len(known.unminimised)} more sets no tower meets are still to shrink."
     if not found.complete and known.complete_up_to:
         note += f" Every conflict of up to {known.complete_up_to} cards is here."
     write_conflicts(path, deck, known, note)

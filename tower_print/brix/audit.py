@@ -489,6 +489,7 @@ class Exploration:
     taken: int = 0  # of `muses`, those taken as known (`Explorer.known`), not proved here
     taken_up_to: int = 0  # sets of up to this many cards taken as decided (`Explorer.known_up_to`)
     towers_taken: int = 0  # checked towers taken as known (`Explorer` `known_towers`)
+    unminimised_taken: int = 0  # conflicts to shrink taken as known (`known_unminimised`)
     budget_cut: list[int] = field(default_factory=list)  # of `unknown`, cut short by the budget
     towers: list[Tower] = field(default_factory=list)
     """Checked towers met by the solver or taken as known, one for each of the maximal
@@ -515,6 +516,7 @@ class Explorer:
     def __init__(
         self, deck: Deck, settings: AuditSettings, cache_dir: Path | None,
         known: Sequence[int] = (), known_up_to: int = 0, known_towers: Sequence[Tower] = (),
+        known_unminimised: Sequence[int] = (),
     ) -> None:
         """`known`: minimal conflicts earlier audits proved (a conflicts file, `--known`),
         taken as they are: the search explores only what they leave open. `known_up_to`: the
@@ -522,7 +524,9 @@ class Explorer:
         of them is solvable, so no set that small is asked again (pink's P08 P26 P44, solvable
         by an earlier audit, cost 480 s undecided in a later one). Both are still held against
         what this audit proves (`KnownConflictDisputed`). `known_towers`: the file's checked
-        towers, whose cards are solvable sets from the start, in the workers too."""
+        towers, whose cards are solvable sets from the start, in the workers too.
+        `known_unminimised`: the file's sets no tower meets that are still to be shrunk,
+        unsolvable from the start and shrunk first among the conflicts to shrink."""
         self.deck = deck
         self.settings = settings
         self.known = list(known)
@@ -534,8 +538,9 @@ class Explorer:
         self.witnesses: dict[int, Tower] = {}  # a checked tower for each solvable set it meets
         for tower in known_towers:
             self.witnesses.setdefault(deck.cards_met(tower), tower)
-        self.unminimised: set[int] = set()  # conflicts not known to be minimal
-        self.to_shrink: list[int] = []  # conflicts deals met, found but not yet shrunk
+        self.known_unminimised = list(known_unminimised)
+        self.unminimised: set[int] = set(known_unminimised)  # conflicts not known minimal
+        self.to_shrink: list[int] = list(known_unminimised)  # conflicts found, not yet shrunk
         self.budget_cut: set[int] = set()  # sets left undecided because the budget ended
         self.checks = 0
         self.resumed = 0
@@ -627,8 +632,8 @@ class Explorer:
                     self._sample_pool(executor, say)
                 self.map.add_solvable_many(self.witnesses)
                 self._check_known()
-                for mask in self.known:
-                    self.map.add_mus(mask)
+                for mask in (*self.known, *self.known_unminimised):
+                    self.map.add_mus(mask)  # sound for the map even when not minimal
                 self.map.explain_up_to(self.known_up_to)
                 self._explore(executor, jobs, say, start)
             except BaseException:
@@ -738,11 +743,12 @@ class Explorer:
 
     def _check_known(self) -> None:
         """Each known conflict against what this audit learnt: no tower met all its cards and
-        no part of it was proved unsolvable."""
-        for mask in self.known:
+        no part of it was proved unsolvable (not asked of those still to shrink)."""
+        for mask in (*self.known, *self.known_unminimised):
             if self.map.known_solvable(mask):
                 raise KnownConflictDisputed(
                     mask, "is no conflict: this audit met a tower meeting every card of it")
+        for mask in self.known:
             part = next((m for m in self.map.muses if m != mask and m & ~mask == 0), None)
             if part is not None:
                 raise KnownConflictDisputed(
@@ -779,7 +785,7 @@ class Explorer:
             checks=self.checks, seconds=seconds, resumed=self.resumed,
             complete=complete, stopped=self.stopped, complete_up_to=complete_up_to,
             taken=len(set(self.known) & set(muses)), taken_up_to=self.known_up_to,
-            towers_taken=self.towers_taken,
+            towers_taken=self.towers_taken, unminimised_taken=len(self.known_unminimised),
             budget_cut=sorted(self.budget_cut, key=order),
             towers=[self.witnesses[m] for m in sorted(self.map.solvable, key=order)
                     if m in self.witnesses],

@@ -151,6 +151,7 @@ def audit_json(
         "conflicts_taken": found.taken,
         "complete_up_to_taken": found.taken_up_to,
         "towers_taken": found.towers_taken,
+        "unminimised_taken": found.unminimised_taken,
         "seconds": round(found.seconds, 1),
         "note": "unsolvable means: " + LATTICE_NOTE,
     }
@@ -196,6 +197,9 @@ def audit_text(
     if found.towers_taken:
         lines.append(f"  And its {_count(found.towers_taken, 'tower')}, each checked: the cards "
                      "one meets are solvable together.")
+    if found.unminimised_taken:
+        lines.append(f"  And its {_count(found.unminimised_taken, 'set')} no tower meets that "
+                     "were still to shrink (shrunk here in turn with the other work).")
     lines.append(f"  ({found.checks} solver checks this run, {found.resumed} facts read back "
                  f"from the cache, {found.seconds:.0f} s; unsolvable means: {LATTICE_NOTE})")
     lines.append("")

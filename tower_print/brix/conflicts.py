@@ -20,6 +20,12 @@ solver's cached facts, stay valid when the solver changes, and an audit taking t
 counts the deals they settle as undecided. Each is checked (it stands, keeps the deck's brick
 rule, meets no listed conflict) before it is taken.
 
+An audit that runs out of time while shrinking a conflict leaves a set no tower meets that
+may hold a smaller conflict. Such sets are kept too (`unminimised`): not for the deals (a
+verdict names a minimal conflict), but for the next audit taking the file `--known`, which
+counts them as unsolvable from the start and shrinks them in turn with its other work instead
+of proving them again. A set is dropped once a listed conflict lies inside it.
+
 Why keep them: the audit proved each one with Z3 (and met every smaller part of it with a
 checked tower), and once they are known a deal is checked by a subset test, as the audit
 promises: a deal holding one is unsolvable, with that set as its conflict, without asking Z3
@@ -34,7 +40,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -77,16 +83,23 @@ class ConflictFile:
     towers: tuple[Tower, ...] = ()
     """Towers audits met (module docstring); read back unchecked (`conflicts_to_take`)."""
     tower_nodes: tuple[Node, ...] = field(default=(), compare=False)
+    unminimised: tuple[tuple[str, ...], ...] = ()
+    """Sets no tower meets that an audit had no time to shrink (module docstring)."""
+    unminimised_nodes: tuple[Node, ...] = field(default=(), compare=False)
 
 
+UNMINIMISED_COMMENT = ("# Sets no tower meets, proved by an audit that had no time to shrink "
+                       "them to minimal\n# conflicts; the next audit taking this file --known "
+                       "shrinks them.")
 TOWERS_COMMENT = ("# Towers the audits met, each meeting a set of cards no other tower here or "
                   "in the audit's pool meets;\n# each brick: colour x y z dx dy dz in lattice "
                   "units, z = 0 the table.")
 
 
 def write_conflicts(path: Path, deck: Deck, known: ConflictFile, note: str) -> None:
-    """`known.sets`: card ids of each set, written smallest set first."""
-    ordered = sorted((sorted(ids) for ids in known.sets), key=lambda ids: (len(ids), ids))
+    """`known.sets` and `known.unminimised`: card ids of each set, written smallest first."""
+    ordered, unminimised = (sorted((sorted(ids) for ids in sets), key=lambda ids: (len(ids), ids))
+                            for sets in (known.sets, known.unminimised))
     lines = [
         *(line.format(deck=deck.name) for line in HEADER),
         *(f"# {line}" for line in known.history),
@@ -99,6 +112,8 @@ def write_conflicts(path: Path, deck: Deck, known: ConflictFile, note: str) -> N
         *(["proofs:"] if known.proofs else []),
         *(line for ids, command in sorted((sorted(ids), command) for ids, command in known.proofs)
           for line in (f"  - cards: {' '.join(ids)}", f"    by: {json.dumps(command)}")),
+        *([UNMINIMISED_COMMENT, "unminimised:"] if unminimised else []),
+        *(f"  - {' '.join(ids)}" for ids in unminimised),
         *([TOWERS_COMMENT, "towers:"] if known.towers else []),
         *(f"  - {tower_line(tower)}" for tower in known.towers),
     ]
@@ -108,17 +123,21 @@ def write_conflicts(path: Path, deck: Deck, known: ConflictFile, note: str) -> N
 def gather_conflicts(
     path: Path, deck: Deck, found: Sequence[Sequence[str]], solvable: Sequence[set[str]],
     complete: bool, complete_up_to: int, command: str, towers: Sequence[Tower] = (),
+    unminimised: Sequence[Sequence[str]] = (),
 ) -> ConflictFile:
     """What to write to `path` after an audit: the conflicts it `found` and those the file
     already holds for this version of the deck (see the module docstring), each checked
     against this audit's facts (`solvable`: card sets it met a tower for, the pool's among
-    them); and the `towers` it met with those the file holds (`_towers_to_keep`)."""
+    them); the `towers` it met with those the file holds (`_towers_to_keep`); and the sets
+    still to shrink, its `unminimised` and the file's (`_left_to_shrink`)."""
     new = {frozenset(ids) for ids in found}
+    new_unminimised = {frozenset(ids) for ids in unminimised}
     kept = read_conflict_file(path, deck) if path.is_file() else None
     if kept is None:
         return ConflictFile(tuple(tuple(ids) for ids in found), complete_up_to,
                             (f"Built by: {command}",),
-                            towers=_towers_to_keep(deck, towers, solvable))
+                            towers=_towers_to_keep(deck, towers, solvable),
+                            unminimised=_left_to_shrink(new_unminimised, new))
     for ids, node in zip(kept.sets, kept.nodes, strict=True):
         old = frozenset(ids)
         clash = next((m for m in new if m != old and (m < old or old < m)), None)
@@ -132,16 +151,39 @@ def gather_conflicts(
         if complete and old not in new:
             raise node.error(f"'{' '.join(ids)}' is missing from this audit, which is "
                              "complete; one of the audits is wrong")
+    for ids, node in zip(kept.unminimised, kept.unminimised_nodes, strict=True):
+        if any(frozenset(ids) <= met for met in solvable):
+            raise node.error(f"'{' '.join(ids)}' is no conflict: this audit met a tower "
+                             "meeting every card of it")
+        around = next((m for m in new if frozenset(ids) < m), None)
+        if around is not None:
+            raise node.error(f"'{' '.join(ids)}' lies inside this audit's conflict "
+                             f"'{' '.join(sorted(around))}', which then cannot be minimal; one "
+                             "of the audits is wrong")
     for tower, node in zip(kept.towers, kept.tower_nodes, strict=True):
         met = _card_ids(deck, deck.cards_met(tower))
-        clash = next((m for m in new if m <= met), None)
+        clash = next((m for m in new | new_unminimised if m <= met), None)
         if clash is not None:
             raise node.error(f"this tower meets every card of this audit's conflict "
                              f"'{' '.join(sorted(clash))}'; one of the audits is wrong")
     sets = [*kept.sets, *(tuple(sorted(m)) for m in new - {frozenset(k) for k in kept.sets})]
     return ConflictFile(tuple(sets), max(kept.complete_up_to, complete_up_to),
                         (*kept.history, f"Built by: {command}"), proofs=kept.proofs,
-                        towers=_towers_to_keep(deck, [*kept.towers, *towers], solvable))
+                        towers=_towers_to_keep(deck, [*kept.towers, *towers], solvable),
+                        unminimised=_left_to_shrink(
+                            {*map(frozenset, kept.unminimised), *new_unminimised},
+                            map(frozenset, sets)))
+
+
+def _left_to_shrink(
+    unminimised: set[frozenset[str]], conflicts: Iterable[frozenset[str]],
+) -> tuple[tuple[str, ...], ...]:
+    """Of the `unminimised` sets, those holding none of the `conflicts` and no other of them:
+    the ones a smaller conflict may still hide in, smallest first."""
+    minimal = list(conflicts)
+    left = [m for m in unminimised
+            if not any(c <= m for c in minimal) and not any(o < m for o in unminimised)]
+    return tuple(sorted((tuple(sorted(m)) for m in left), key=lambda ids: (len(ids), ids)))
 
 
 def _card_ids(deck: Deck, mask: int) -> frozenset[str]:
@@ -176,7 +218,8 @@ def read_conflict_file(path: Path, deck: Deck) -> ConflictFile | None:
     """The file checked against `deck` (as `load_conflicts`); None when it was written for
     another version of the deck."""
     root = load_yaml(path, fast=True)
-    root.only_keys("deck", "fingerprint", "complete_up_to", "conflicts", "proofs", "towers")
+    root.only_keys("deck", "fingerprint", "complete_up_to", "conflicts", "proofs",
+                   "unminimised", "towers")
     named = root["deck"]
     if named.str() != deck.name:
         raise named.error(f"conflicts of deck '{named.str()}', not of '{deck.name}'")
@@ -199,11 +242,19 @@ def read_conflict_file(path: Path, deck: Deck) -> ConflictFile | None:
     listed = root.get("towers")
     tower_nodes = () if listed is None else tuple(listed.items())
     colors = deck.bricks.color_names
+    to_shrink = root.get("unminimised")
+    unminimised_nodes = () if to_shrink is None else tuple(to_shrink.items())
+    unminimised = tuple(node.parsed(card_ids) for node in unminimised_nodes)
+    for ids, node in zip(unminimised, unminimised_nodes, strict=True):
+        inside = next((c for c in sets if set(c) <= set(ids)), None)
+        if inside is not None:
+            raise node.error(f"'{' '.join(ids)}' holds the conflict '{' '.join(inside)}', so "
+                             "it has nothing left to shrink")
     return ConflictFile(
         sets, 0 if complete is None else complete.int(low=0), _history(path, deck), nodes,
         _proofs(root.get("proofs"), {frozenset(ids) for ids in sets}, card_ids),
         tuple(node.parsed(lambda line: tower_of_line(line, colors)) for node in tower_nodes),
-        tower_nodes)
+        tower_nodes, unminimised, unminimised_nodes)
 
 
 def _proofs(
@@ -229,7 +280,7 @@ def conflicts_to_take(path: Path, deck: Deck) -> ConflictFile:
         raise load_yaml(path, fast=True)["fingerprint"].error(
             f"these conflicts are of another version of deck '{deck.name}' (its conditions, "
             "rule or bricks changed); audit it without --known")
-    conflicts = [frozenset(ids) for ids in known.sets]
+    conflicts = [frozenset(ids) for ids in (*known.sets, *known.unminimised)]
     for tower, node in zip(known.towers, known.tower_nodes, strict=True):
         wrong = problems(tower, deck.bricks, deck.all_used, [])
         if wrong:
