@@ -13,6 +13,7 @@ from itertools import combinations
 from pathlib import Path
 
 import pytest
+from typer.testing import Result
 
 from tower_print.brix import audit
 from tower_print.brix.audit import AuditSettings, Explorer
@@ -343,15 +344,9 @@ def test_a_known_set_still_to_shrink_that_a_tower_meets_is_disputed(tmp_path: Pa
 
 
 def test_a_known_set_still_to_shrink_that_a_tower_meets_names_its_line(tmp_path: Path) -> None:
-    from typer.testing import CliRunner
-
-    from tower_print.cli import app
-
     known = _known_file(tmp_path / "known.yaml", "T1 T2")
     known.write_text(known.read_text() + "unminimised:\n  - T4 T5\n")  # both common
-    result = CliRunner().invoke(app, [
-        "brix", "audit", "--deck", str(PLANTED), "--samples", "200", "--deals", "100",
-        "--jobs", "1", "--cache", str(tmp_path / "cache"), "--known", str(known)])
+    result = _audit_known(tmp_path, known)
     assert result.exit_code == 2, result.output
     assert ("known.yaml:6: unminimised[0]: 'T4 T5' is no conflict: this audit met a tower "
             "meeting every card of it; one of the audits is wrong") in result.output
@@ -537,6 +532,17 @@ def test_audit_bad_input_is_one_line_and_exit_2(args: list[str]) -> None:
     assert "Traceback" not in result.output
 
 
+def _audit_known(tmp_path: Path, known: Path, *extra: str) -> Result:
+    """`brix audit` of the planted deck taking `known`: a small pool, one process."""
+    from typer.testing import CliRunner
+
+    from tower_print.cli import app
+
+    return CliRunner().invoke(app, [
+        "brix", "audit", "--deck", str(PLANTED), "--samples", "200", "--deals", "100",
+        "--jobs", "1", "--cache", str(tmp_path / "cache"), "--known", str(known), *extra])
+
+
 def _known_file(path: Path, *sets: str, complete_up_to: int = 0) -> Path:
     from tower_print.brix.conflicts import deck_fingerprint
 
@@ -550,17 +556,10 @@ def _known_file(path: Path, *sets: str, complete_up_to: int = 0) -> Path:
 def test_audit_takes_known_conflicts_and_proves_only_the_others(tmp_path: Path) -> None:
     """Three planted conflicts given with --known: the audit still ends complete with all
     eight, proves only the five others (its log holds no proof of the three) and says so."""
-    from typer.testing import CliRunner
-
-    from tower_print.cli import app
-
     given = {("T1", "T2"), ("T5", "T6"), ("T1", "T3", "T8")}
     known = _known_file(tmp_path / "known.yaml", *(" ".join(s) for s in sorted(given)))
     written = tmp_path / "conflicts.yaml"
-    result = CliRunner().invoke(app, [
-        "brix", "audit", "--deck", str(PLANTED), "--samples", "200", "--deals", "100",
-        "--jobs", "1", "--cache", str(tmp_path / "cache"), "--json", "--known", str(known),
-        "--conflicts-out", str(written)])
+    result = _audit_known(tmp_path, known, "--json", "--conflicts-out", str(written))
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
     assert report["complete"] and report["conflicts_taken"] == len(given)
@@ -576,15 +575,9 @@ def test_audit_takes_known_conflicts_and_proves_only_the_others(tmp_path: Path) 
 def test_audit_takes_the_known_files_completeness_and_asks_no_small_set(tmp_path: Path) -> None:
     """A file complete up to 3 cards: every set that small holding none of its conflicts is
     solvable, so the audit asks no set of up to 3 cards and still ends complete with all."""
-    from typer.testing import CliRunner
-
-    from tower_print.cli import app
-
     given = sorted(" ".join(s) for s in PLANTED_CONFLICTS)  # all of them are of 2 or 3 cards
     known = _known_file(tmp_path / "known.yaml", *given, complete_up_to=3)
-    result = CliRunner().invoke(app, [
-        "brix", "audit", "--deck", str(PLANTED), "--samples", "200", "--deals", "100",
-        "--jobs", "1", "--cache", str(tmp_path / "cache"), "--json", "--known", str(known)])
+    result = _audit_known(tmp_path, known, "--json")
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
     assert report["complete"] and report["complete_up_to_taken"] == 3
@@ -630,31 +623,18 @@ def test_a_second_audit_starts_from_the_first_ones_towers_and_asks_nothing(
 
 
 def test_a_small_conflict_the_known_file_lacks_belies_its_completeness(tmp_path: Path) -> None:
-    from typer.testing import CliRunner
-
-    from tower_print.cli import app
-
     given = sorted(" ".join(s) for s in PLANTED_CONFLICTS - {("T7", "T8")})
     known = _known_file(tmp_path / "known.yaml", *given, complete_up_to=2)
-    result = CliRunner().invoke(app, [
-        "brix", "audit", "--deck", str(PLANTED), "--samples", "200", "--deals", "100",
-        "--jobs", "1", "--cache", str(tmp_path / "cache"), "--known", str(known)])
+    result = _audit_known(tmp_path, known)
     assert result.exit_code == 2, result.output
     assert ("known.yaml:3: complete_up_to: the file says every conflict of up to 2 cards is "
             "known, but this audit proved 'T7 T8' unsolvable") in result.output
 
 
 def test_audit_stops_on_a_known_conflict_it_proves_not_minimal(tmp_path: Path) -> None:
-    from typer.testing import CliRunner
-
-    from tower_print.cli import app
-
     known = _known_file(tmp_path / "known.yaml", "T3 T4", "T1 T2 T5")
     written = tmp_path / "conflicts.yaml"
-    result = CliRunner().invoke(app, [
-        "brix", "audit", "--deck", str(PLANTED), "--samples", "200", "--deals", "100",
-        "--jobs", "1", "--cache", str(tmp_path / "cache"), "--known", str(known),
-        "--conflicts-out", str(written)])
+    result = _audit_known(tmp_path, known, "--conflicts-out", str(written))
     assert result.exit_code == 2, result.output
     assert ("known.yaml:5: conflicts[1]: 'T1 T2 T5' is not minimal: this audit proved its part "
             "'T1 T2' unsolvable") in result.output
