@@ -243,6 +243,44 @@ def test_sets_of_up_to_three_cards_get_the_longer_time_limit_and_say_so(
     assert AuditSettings(timeout=300, small_timeout=240).timeout_for(2) == 300
 
 
+class _UndecidedWithoutT1:
+    """A solver that proves every set holding T1 unsolvable (all its cards the core) and runs
+    out of time on every other."""
+
+    def __init__(self, *_: object, **__: object) -> None:
+        pass
+
+    def check(self, items: list[Labeled], *_: object, **__: object):  # type: ignore[no-untyped-def]
+        if any(it.label == "T1" for it in items):
+            return UNSOLVABLE, None, tuple(items)
+        return "unknown", None, ()
+
+
+def test_a_shrinking_that_checks_ran_out_on_notes_their_limit_but_not_one_the_budget_cut(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+) -> None:
+    """`Outcome.tried_at`: the limit of the checks that left a conflict not minimal, so that a
+    later audit tries it again only with longer ones; none when the budget cut a check short
+    (a later audit with the same limit may still finish it)."""
+    deck = load_deck(PLANTED)
+    settings = AuditSettings(seed=0, timeout=60, small_timeout=240)
+    monkeypatch.setattr(audit, "TowerSolver", _UndecidedWithoutT1)
+    decider = audit.SeedDecider(deck, settings, audit.AuditLog(tmp_path, deck))
+    outcome = _blank()
+    # T2 T3 T4 T5 undecided (at 60 s: four cards), then every other card dropped
+    assert decider.shrink(mask_of([0, 1, 2, 3, 4]), outcome) == (mask_of([0]), False)
+    assert outcome.tried_at == 60
+    outcome.kind, outcome.mask, outcome.minimal = UNSOLVABLE, mask_of([0]), False
+    explorer = Explorer(deck, settings, tmp_path)  # the log keeps it for a resumed run
+    assert explorer._outcome(json.loads(json.dumps(explorer._record(outcome)))).tried_at == 60
+    monkeypatch.setattr(audit, "TowerSolver", _NeverAnswers)
+    decider = audit.SeedDecider(deck, settings, audit.AuditLog(tmp_path, deck))
+    decider.stop_at = time.monotonic() + 5  # every check ends at the budget, before its limit
+    outcome = _blank()
+    assert decider.shrink(mask_of([0, 1, 2, 3]), outcome) == (mask_of([0, 1, 2, 3]), False)
+    assert outcome.tried_at is None
+
+
 def test_the_command_defaults_are_the_audit_defaults() -> None:
     """The command line names its defaults without importing the audit (it loads Z3)."""
     from tower_print.cli import AUDIT_SAMPLES, AUDIT_SMALL_TIMEOUT
@@ -320,9 +358,10 @@ def test_a_known_set_still_to_shrink_is_unsolvable_from_the_start_and_shrunk(
     deck = load_deck(PLANTED)
     settings = dataclasses.replace(SETTINGS, small=0)
     given = mask_of([0, 2, 5, 7])  # T1 T3 T6 T8: holds the planted T1 T3 T8 only
-    explorer = Explorer(deck, settings, tmp_path, known_unminimised=[given])
+    explorer = Explorer(deck, settings, tmp_path, known_unminimised={given: None})
     found = explorer.run(jobs=1)
     assert found.complete and not found.conflicts_unminimised and found.unminimised_taken == 1
+    assert found.unminimised_left == 0
     assert _labels(deck, found.muses) == PLANTED_CONFLICTS
     records = [json.loads(line) for line in explorer.log.path.read_text().splitlines()][1:]
     ids = explorer.log.ids_of(given)
@@ -331,13 +370,35 @@ def test_a_known_set_still_to_shrink_is_unsolvable_from_the_start_and_shrunk(
                for r in records if r["seed"] == ids)
     assert any(r["seed"] == ids or set(r["cards"]) < set(ids)
                for r in records if r["kind"] == UNSOLVABLE)
-    assert "1 set no tower meets that were still to shrink" in audit_text(
+    assert "1 set no tower meets that were still to shrink (1 shrunk here" in audit_text(
         deck, found, settings, deal_odds(deck, found, settings), card_prices(deck))
+
+
+@pytest.mark.parametrize(("tried_at", "shrunk"), [(60.0, False), (30.0, True)])
+def test_a_set_still_to_shrink_is_shrunk_again_only_with_longer_checks(
+    tmp_path: Path, tried_at: float, shrunk: bool,
+) -> None:
+    """A set whose shrinking ran out of time at a limit (`tried_at`) is shrunk again only by
+    an audit whose checks get longer; left alone, it is still unsolvable from the start, and
+    the audit still finds the planted conflict inside it on its own."""
+    deck = load_deck(PLANTED)
+    settings = dataclasses.replace(SETTINGS, small=0)  # checks of 60 s
+    given = mask_of([0, 2, 5, 7])  # T1 T3 T6 T8: holds the planted T1 T3 T8 only
+    explorer = Explorer(deck, settings, tmp_path, known_unminimised={given: tried_at})
+    found = explorer.run(jobs=1)
+    assert found.complete and _labels(deck, found.muses) == PLANTED_CONFLICTS
+    assert found.unminimised_left == (0 if shrunk else 1)
+    records = [json.loads(line) for line in explorer.log.path.read_text().splitlines()][1:]
+    ids = explorer.log.ids_of(given)
+    assert not any(set(ids) < set(r["seed"]) for r in records)  # unsolvable from the start
+    assert any(r["seed"] == ids for r in records) == shrunk
+    text = audit_text(deck, found, settings, deal_odds(deck, found, settings), card_prices(deck))
+    assert ("1 not, as their checks ran out of time before" in text) == (not shrunk)
 
 
 def test_a_known_set_still_to_shrink_that_a_tower_meets_is_disputed(tmp_path: Path) -> None:
     deck = load_deck(PLANTED)
-    explorer = Explorer(deck, SETTINGS, tmp_path, known_unminimised=[mask_of([0, 2, 4])])
+    explorer = Explorer(deck, SETTINGS, tmp_path, known_unminimised={mask_of([0, 2, 4]): None})
     explorer.map.add_solvable(mask_of([0, 2, 4, 5]))  # a tower met T1 T3 T5 T6
     with pytest.raises(audit.KnownConflictDisputed, match="is no conflict"):
         explorer.result(0.0)
@@ -345,11 +406,23 @@ def test_a_known_set_still_to_shrink_that_a_tower_meets_is_disputed(tmp_path: Pa
 
 def test_a_known_set_still_to_shrink_that_a_tower_meets_names_its_line(tmp_path: Path) -> None:
     known = _known_file(tmp_path / "known.yaml", "T1 T2")
-    known.write_text(known.read_text() + "unminimised:\n  - T4 T5\n")  # both common
+    known.write_text(known.read_text() + "unminimised:\n  - cards: T4 T5\n")  # both common
     result = _audit_known(tmp_path, known)
     assert result.exit_code == 2, result.output
-    assert ("known.yaml:6: unminimised[0]: 'T4 T5' is no conflict: this audit met a tower "
+    assert ("known.yaml:6: unminimised[0].cards: 'T4 T5' is no conflict: this audit met a tower "
             "meeting every card of it; one of the audits is wrong") in result.output
+
+
+def test_a_set_the_known_file_tried_at_a_limit_waits_for_a_longer_one(tmp_path: Path) -> None:
+    """Its parts (of 4 cards) get 60 s checks, as when it was tried: left as it is; 90 s: shrunk."""
+    known = _known_file(tmp_path / "known.yaml", "T1 T2")
+    known.write_text(known.read_text()
+                     + "unminimised:\n  - cards: T1 T3 T6 T7 T8\n    tried_at: 60\n")
+    for timeout, left in (("60", 1), ("90", 0)):
+        result = _audit_known(tmp_path, known, "--json", "--timeout", timeout)
+        assert result.exit_code == 0, result.output
+        report = json.loads(result.output)
+        assert (report["unminimised_taken"], report["unminimised_left"]) == (1, left)
 
 
 def test_an_incomplete_report_counts_its_loose_ends_in_plain_english(planted_audit) -> None:  # type: ignore[no-untyped-def]

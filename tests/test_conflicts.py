@@ -117,27 +117,37 @@ def test_an_audit_adds_its_conflicts_to_those_the_file_holds(tmp_path: Path) -> 
 def test_sets_still_to_shrink_are_kept_until_a_conflict_inside_them_is_known(
     tmp_path: Path,
 ) -> None:
-    """An audit's unminimised sets are written under `unminimised` and read back; the next
-    audit's write keeps them and adds its own, but drops one a listed conflict lies inside and
-    one that holds another of them."""
+    """An audit's unminimised sets are written under `unminimised`, with the limit their
+    checks ran out at, and read back; the next audit's write keeps them and adds its own, but
+    drops one a listed conflict lies inside and one that holds another of them, and keeps the
+    longest limit a set was tried at."""
     path = tmp_path / "planted.yaml"
     write_conflicts(path, PLANTED, ConflictFile(
-        (("T1", "T2"),), unminimised=(("T8", "T4", "T3", "T5"), ("T6", "T5", "T3"))), "two left")
+        (("T1", "T2"),), unminimised=(("T8", "T4", "T3", "T5"), ("T6", "T5", "T3")),
+        unminimised_tried_at=(None, 60.0)), "two left")
     read = read_conflict_file(path, PLANTED)
     assert read is not None and read.sets == (("T1", "T2"),)
     assert read.unminimised == (("T3", "T5", "T6"), ("T3", "T4", "T5", "T8"))
-    assert "unminimised:\n  - T3 T5 T6\n" in path.read_text()
+    assert read.unminimised_tried_at == (60.0, None)
+    assert "unminimised:\n  - cards: T3 T5 T6\n    tried_at: 60\n  - cards: T3 T4" \
+        in path.read_text()
     after = gather_conflicts(
         path, PLANTED, [["T1", "T2"], ["T3", "T4"]], [], False, 2, "audit",
-        unminimised=[["T4", "T5", "T6", "T8"], ["T3", "T5", "T6", "T7"]])
+        unminimised=[(["T4", "T5", "T6", "T8"], 90.0), (["T3", "T5", "T6", "T7"], None),
+                     (["T3", "T5", "T6"], None)])
     assert set(after.sets) == {("T1", "T2"), ("T3", "T4")}
     assert after.unminimised == (("T3", "T5", "T6"), ("T4", "T5", "T6", "T8"))
+    assert after.unminimised_tried_at == (60.0, 90.0)
 
 
 @pytest.mark.parametrize(("text", "says"), [
-    ("unminimised:\n  - T1 T2 T5\n", r"planted.yaml:6: unminimised\[0\]: 'T1 T2 T5' holds the "
-                                       r"conflict 'T1 T2'"),
-    ("unminimised:\n  - T3 T99\n", r"planted.yaml:6: unminimised\[0\]: .*unknown card id 'T99'"),
+    ("unminimised:\n  - cards: T1 T2 T5\n",
+     r"planted.yaml:6: unminimised\[0\].cards: 'T1 T2 T5' holds the conflict 'T1 T2'"),
+    ("unminimised:\n  - cards: T3 T99\n",
+     r"planted.yaml:6: unminimised\[0\].cards: .*unknown card id 'T99'"),
+    ("unminimised:\n  - cards: T3 T5\n    tried_at: soon\n",
+     r"planted.yaml:7: unminimised\[0\].tried_at: expected a number"),
+    ("unminimised:\n  - T3 T5\n", r"planted.yaml:6: unminimised\[0\]: expected a mapping"),
 ])
 def test_a_bad_set_still_to_shrink_names_its_line(tmp_path: Path, text: str, says: str) -> None:
     path = tmp_path / "planted.yaml"
@@ -152,10 +162,10 @@ def test_a_set_still_to_shrink_that_an_audit_disputes_stops_the_write(
 ) -> None:
     path = tmp_path / "planted.yaml"
     write_conflicts(path, PLANTED, ConflictFile((), unminimised=(("T3", "T5", "T6"),)), "kept")
-    with pytest.raises(ContentError, match=r"unminimised\[0\]: 'T3 T5 T6' is no conflict"):
+    with pytest.raises(ContentError, match=r"unminimised\[0\].cards: 'T3 T5 T6' is no conflict"):
         gather_conflicts(path, PLANTED, [], [{"T3", "T5", "T6", "T8"}], False, 0, "audit")
-    with pytest.raises(ContentError, match=r"unminimised\[0\]: 'T3 T5 T6' lies inside this "
-                                           r"audit's conflict 'T3 T5 T6 T7', which then cannot"):
+    with pytest.raises(ContentError, match=r"unminimised\[0\].cards: 'T3 T5 T6' lies inside "
+                                           r"this audit's conflict 'T3 T5 T6 T7', which then"):
         gather_conflicts(path, PLANTED, [["T3", "T5", "T6", "T7"]], [], False, 0, "audit")
 
 

@@ -427,7 +427,9 @@ def brix_audit(
                              budget=budget, small_timeout=small_timeout)
     explorer = Explorer(chosen, settings, cache, taken_masks,
                         0 if taken is None else taken.complete_up_to,
-                        () if taken is None else taken.towers, to_shrink)
+                        () if taken is None else taken.towers,
+                        {mask: tried_at for mask, (_, tried_at) in zip(
+                            to_shrink, [] if taken is None else taken.to_shrink(), strict=True)})
     try:
         with _audit_progress() as show:
             found = explorer.run(jobs, show)
@@ -474,7 +476,8 @@ def _write_audit_conflicts(path: Path, deck: Deck, found: Exploration, command: 
     known = gather_conflicts(path, deck, [ids(m) for m in found.muses],
                              [set(ids(m)) for m in found.solvable], found.complete,
                              found.complete_up_to, command, found.towers,
-                             [ids(m) for m in found.conflicts_unminimised])
+                             [(ids(m), found.unminimised_tried_at.get(m))
+                              for m in found.conflicts_unminimised])
     merged = sum(line.startswith("Built by: ") for line in known.history) > 1
     state = ("a complete audit" if found.complete else
              "incomplete audits, each set proved by one of them" if merged else

@@ -43,7 +43,7 @@ import signal
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from multiprocessing import get_context
@@ -51,6 +51,7 @@ from pathlib import Path
 from typing import Any
 
 from tower_print.brix.checker import WitnessRejected
+from tower_print.brix.conflicts import longest_limit
 from tower_print.brix.deals import LEVELS, draw_level
 from tower_print.brix.decks import Deck
 from tower_print.brix.difficulty import cache_folder
@@ -245,7 +246,9 @@ class Outcome:
     unknown: the seed itself. `found`: further solvable sets met while shrinking. `towers`:
     the checked towers met (each proves the cards it meets), kept beyond the log's life in a
     conflicts file (`conflicts`). `shrunk`: False for a conflict only found, not yet shrunk
-    (a deal's, `Explorer`), which is to be shrunk later as a seed of its own."""
+    (a deal's, `Explorer`), which is to be shrunk later as a seed of its own. `tried_at`: for
+    a conflict left not minimal by checks that ran out of time (not by the budget), the
+    longest time limit they had: only a longer one may shrink it further."""
 
     seed: int
     kind: str
@@ -258,6 +261,7 @@ class Outcome:
     trace: list[tuple[int, str, float]] = field(default_factory=list)  # (cards, status, s)
     towers: list[Tower] = field(default_factory=list)
     shrunk: bool = True
+    tried_at: float | None = None
 
 
 class SeedDecider:
@@ -373,7 +377,7 @@ class SeedDecider:
         """A minimal conflict inside `core`. First re-solve the core while Z3 keeps returning a
         smaller one (cheap: unsolvable answers come fast); then deletion: drop each card whose
         absence keeps the set unsolvable. A card stays only when the rest is solvable, so what
-        remains is minimal unless some check was undecided."""
+        remains is minimal unless some check was undecided (`Outcome.tried_at`)."""
         kept = core
         while kept.bit_count() > 1 and not self.budget_spent():
             status, found, _ = self.check(kept, outcome)
@@ -381,7 +385,7 @@ class SeedDecider:
             if status != UNSOLVABLE or found == kept:
                 break
             kept = found
-        minimal = True
+        limits: list[float | None] = []  # of the checks that ran out: theirs (None: a fault)
         for k in members(kept):
             if not kept >> k & 1:
                 continue
@@ -393,16 +397,21 @@ class SeedDecider:
                 continue
             if self.budget_spent():
                 return kept, False
-            status, found, _ = self.check(trial, outcome)
+            status, found, note = self.check(trial, outcome)
             outcome.checks += 1
             if status == SOLVABLE:
                 self.facts.solvable.add(found)
                 outcome.found.append(found)
             elif status == UNSOLVABLE:
                 kept = found
+            elif note == BUDGET_SPENT:
+                return kept, False
             else:
-                minimal = False
-        return kept, minimal
+                limits.append(self.timeout_for(trial.bit_count())
+                              if note.startswith(TIME_LIMIT) else None)
+        if None not in limits:
+            outcome.tried_at = longest_limit(*limits)
+        return kept, not limits
 
 
 _DECIDER: SeedDecider | None = None
@@ -490,6 +499,9 @@ class Exploration:
     taken_up_to: int = 0  # sets of up to this many cards taken as decided (`Explorer.known_up_to`)
     towers_taken: int = 0  # checked towers taken as known (`Explorer` `known_towers`)
     unminimised_taken: int = 0  # conflicts to shrink taken as known (`known_unminimised`)
+    unminimised_left: int = 0  # of those, not shrunk again: no longer time limit than before
+    unminimised_tried_at: dict[int, float] = field(default_factory=dict)
+    """Of `conflicts_unminimised`, the time limit their shrinking ran out at, where known."""
     budget_cut: list[int] = field(default_factory=list)  # of `unknown`, cut short by the budget
     towers: list[Tower] = field(default_factory=list)
     """Checked towers met by the solver or taken as known, one for each of the maximal
@@ -516,7 +528,7 @@ class Explorer:
     def __init__(
         self, deck: Deck, settings: AuditSettings, cache_dir: Path | None,
         known: Sequence[int] = (), known_up_to: int = 0, known_towers: Sequence[Tower] = (),
-        known_unminimised: Sequence[int] = (),
+        known_unminimised: Mapping[int, float | None] | None = None,
     ) -> None:
         """`known`: minimal conflicts earlier audits proved (a conflicts file, `--known`),
         taken as they are: the search explores only what they leave open. `known_up_to`: the
@@ -525,8 +537,11 @@ class Explorer:
         by an earlier audit, cost 480 s undecided in a later one). Both are still held against
         what this audit proves (`KnownConflictDisputed`). `known_towers`: the file's checked
         towers, whose cards are solvable sets from the start, in the workers too.
-        `known_unminimised`: the file's sets no tower meets that are still to be shrunk,
-        unsolvable from the start and shrunk first among the conflicts to shrink."""
+        `known_unminimised`: the file's sets no tower meets that are still to be shrunk, each
+        with the time limit an earlier shrinking of it ran out at (`Outcome.tried_at`, None if
+        none did): unsolvable from the start, and shrunk first among the conflicts to shrink
+        unless this audit's checks would have no more time than then (green's four sets cost
+        808 s of the twenty-ninth round's worker time and stayed as they were)."""
         self.deck = deck
         self.settings = settings
         self.known = list(known)
@@ -538,9 +553,13 @@ class Explorer:
         self.witnesses: dict[int, Tower] = {}  # a checked tower for each solvable set it meets
         for tower in known_towers:
             self.witnesses.setdefault(deck.cards_met(tower), tower)
-        self.known_unminimised = list(known_unminimised)
-        self.unminimised: set[int] = set(known_unminimised)  # conflicts not known minimal
-        self.to_shrink: list[int] = list(known_unminimised)  # conflicts found, not yet shrunk
+        self.known_unminimised = dict(known_unminimised or {})
+        # conflicts not known minimal: the limit their shrinking ran out at (`Outcome.tried_at`)
+        self.unminimised: dict[int, float | None] = dict(self.known_unminimised)
+        self.to_shrink: list[int] = [  # conflicts found, not yet shrunk
+            mask for mask, tried_at in self.known_unminimised.items()
+            if tried_at is None or settings.timeout_for(mask.bit_count() - 1) > tried_at]
+        self.unminimised_left = len(self.known_unminimised) - len(self.to_shrink)
         self.budget_cut: set[int] = set()  # sets left undecided because the budget ended
         self.checks = 0
         self.resumed = 0
@@ -573,7 +592,7 @@ class Explorer:
             note=record.get("note", ""),
             towers=[tuple(PlacedBrick(**brick) for brick in tower)
                     for tower in record.get("towers", [])],
-            shrunk=record.get("shrunk", True),
+            shrunk=record.get("shrunk", True), tried_at=record.get("tried_at"),
         )
 
     def _record(self, outcome: Outcome) -> dict[str, Any]:
@@ -586,6 +605,8 @@ class Explorer:
             record["minimal"] = outcome.minimal
             if not outcome.shrunk:
                 record["shrunk"] = False
+            if outcome.tried_at is not None:
+                record["tried_at"] = outcome.tried_at
         if outcome.found:
             record["found"] = [self.log.ids_of(m) for m in outcome.found]
         if outcome.towers:
@@ -607,10 +628,11 @@ class Explorer:
             if outcome.seed in self.to_shrink:  # this was its shrinking
                 self.to_shrink.remove(outcome.seed)
             if outcome.minimal:
-                self.unminimised.discard(outcome.mask)
-            elif new:  # (a conflict known to be minimal stays so)
-                self.unminimised.add(outcome.mask)
-                if not outcome.shrunk:
+                self.unminimised.pop(outcome.mask, None)
+            elif new or outcome.mask in self.unminimised:  # (one known minimal stays so)
+                self.unminimised[outcome.mask] = longest_limit(
+                    self.unminimised.get(outcome.mask), outcome.tried_at)
+                if new and not outcome.shrunk:
                     self.to_shrink.append(outcome.mask)
         else:
             self.map.add_unknown(outcome.seed)
@@ -786,6 +808,9 @@ class Explorer:
             complete=complete, stopped=self.stopped, complete_up_to=complete_up_to,
             taken=len(set(self.known) & set(muses)), taken_up_to=self.known_up_to,
             towers_taken=self.towers_taken, unminimised_taken=len(self.known_unminimised),
+            unminimised_tried_at={mask: tried_at for mask in hiding
+                                  if (tried_at := unminimised[mask]) is not None},
+            unminimised_left=self.unminimised_left,
             budget_cut=sorted(self.budget_cut, key=order),
             towers=[self.witnesses[m] for m in sorted(self.map.solvable, key=order)
                     if m in self.witnesses],

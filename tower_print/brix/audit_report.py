@@ -152,6 +152,7 @@ def audit_json(
         "complete_up_to_taken": found.taken_up_to,
         "towers_taken": found.towers_taken,
         "unminimised_taken": found.unminimised_taken,
+        "unminimised_left": found.unminimised_left,
         "seconds": round(found.seconds, 1),
         "note": "unsolvable means: " + LATTICE_NOTE,
     }
@@ -198,8 +199,12 @@ def audit_text(
         lines.append(f"  And its {_count(found.towers_taken, 'tower')}, each checked: the cards "
                      "one meets are solvable together.")
     if found.unminimised_taken:
+        shrunk = found.unminimised_taken - found.unminimised_left
         lines.append(f"  And its {_count(found.unminimised_taken, 'set')} no tower meets that "
-                     "were still to shrink (shrunk here in turn with the other work).")
+                     f"were still to shrink ({shrunk} shrunk here in turn with the other work"
+                     + (f"; {found.unminimised_left} not, as their checks ran out of time "
+                        "before with as long a limit: only a longer --timeout tries them again"
+                        if found.unminimised_left else "") + ").")
     lines.append(f"  ({found.checks} solver checks this run, {found.resumed} facts read back "
                  f"from the cache, {found.seconds:.0f} s; unsolvable means: {LATTICE_NOTE})")
     lines.append("")
@@ -217,7 +222,10 @@ def audit_text(
     ):
         if sets:
             lines.append(f"{title}:")
-            lines += ["  " + " ".join(ids[k] for k in members(m)) for m in sets]
+            lines += ["  " + " ".join(ids[k] for k in members(m))
+                      + (f"  (its checks ran out of time at {tried_at:g} s)"
+                         if (tried_at := found.unminimised_tried_at.get(m)) else "")
+                      for m in sets]
     lines.append("")
     lines.append(f"odds that a random deal is unsolvable ({settings.deals} deals per level, "
                  "95 % interval):")

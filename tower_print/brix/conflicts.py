@@ -24,7 +24,9 @@ An audit that runs out of time while shrinking a conflict leaves a set no tower 
 may hold a smaller conflict. Such sets are kept too (`unminimised`): not for the deals (a
 verdict names a minimal conflict), but for the next audit taking the file `--known`, which
 counts them as unsolvable from the start and shrinks them in turn with its other work instead
-of proving them again. A set is dropped once a listed conflict lies inside it.
+of proving them again. A set is dropped once a listed conflict lies inside it. One whose
+shrinking stopped because checks of its parts ran out of time notes their limit (`tried_at`,
+seconds): the next audit shrinks it again only if its checks get longer.
 
 Why keep them: the audit proved each one with Z3 (and met every smaller part of it with a
 checked tower), and once they are known a deal is checked by a subset test, as the audit
@@ -85,12 +87,21 @@ class ConflictFile:
     tower_nodes: tuple[Node, ...] = field(default=(), compare=False)
     unminimised: tuple[tuple[str, ...], ...] = ()
     """Sets no tower meets that an audit had no time to shrink (module docstring)."""
+    unminimised_tried_at: tuple[float | None, ...] = ()
+    """For each of `unminimised`: the time limit its shrinking ran out at, if known (empty:
+    none known)."""
     unminimised_nodes: tuple[Node, ...] = field(default=(), compare=False)
+
+    def to_shrink(self) -> list[tuple[tuple[str, ...], float | None]]:
+        """Each of `unminimised` with its `tried_at` (None when not known)."""
+        return list(zip(self.unminimised, self.unminimised_tried_at
+                        or (None,) * len(self.unminimised), strict=True))
 
 
 UNMINIMISED_COMMENT = ("# Sets no tower meets, proved by an audit that had no time to shrink "
                        "them to minimal\n# conflicts; the next audit taking this file --known "
-                       "shrinks them.")
+                       "shrinks them, those with `tried_at`\n# (seconds: its checks ran out "
+                       "of time at that limit) only if its checks get longer.")
 TOWERS_COMMENT = ("# Towers the audits met, each meeting a set of cards no other tower here or "
                   "in the audit's pool meets;\n# each brick: colour x y z dx dy dz in lattice "
                   "units, z = 0 the table.")
@@ -98,8 +109,9 @@ TOWERS_COMMENT = ("# Towers the audits met, each meeting a set of cards no other
 
 def write_conflicts(path: Path, deck: Deck, known: ConflictFile, note: str) -> None:
     """`known.sets` and `known.unminimised`: card ids of each set, written smallest first."""
-    ordered, unminimised = (sorted((sorted(ids) for ids in sets), key=lambda ids: (len(ids), ids))
-                            for sets in (known.sets, known.unminimised))
+    ordered = sorted((sorted(ids) for ids in known.sets), key=lambda ids: (len(ids), ids))
+    unminimised = sorted(((sorted(ids), tried_at) for ids, tried_at in known.to_shrink()),
+                         key=lambda entry: (len(entry[0]), entry[0]))
     lines = [
         *(line.format(deck=deck.name) for line in HEADER),
         *(f"# {line}" for line in known.history),
@@ -113,7 +125,9 @@ def write_conflicts(path: Path, deck: Deck, known: ConflictFile, note: str) -> N
         *(line for ids, command in sorted((sorted(ids), command) for ids, command in known.proofs)
           for line in (f"  - cards: {' '.join(ids)}", f"    by: {json.dumps(command)}")),
         *([UNMINIMISED_COMMENT, "unminimised:"] if unminimised else []),
-        *(f"  - {' '.join(ids)}" for ids in unminimised),
+        *(line for ids, tried_at in unminimised for line in (
+            f"  - cards: {' '.join(ids)}",
+            *([] if tried_at is None else [f"    tried_at: {tried_at:g}"]))),
         *([TOWERS_COMMENT, "towers:"] if known.towers else []),
         *(f"  - {tower_line(tower)}" for tower in known.towers),
     ]
@@ -123,21 +137,23 @@ def write_conflicts(path: Path, deck: Deck, known: ConflictFile, note: str) -> N
 def gather_conflicts(
     path: Path, deck: Deck, found: Sequence[Sequence[str]], solvable: Sequence[set[str]],
     complete: bool, complete_up_to: int, command: str, towers: Sequence[Tower] = (),
-    unminimised: Sequence[Sequence[str]] = (),
+    unminimised: Sequence[tuple[Sequence[str], float | None]] = (),
 ) -> ConflictFile:
     """What to write to `path` after an audit: the conflicts it `found` and those the file
     already holds for this version of the deck (see the module docstring), each checked
     against this audit's facts (`solvable`: card sets it met a tower for, the pool's among
     them); the `towers` it met with those the file holds (`_towers_to_keep`); and the sets
-    still to shrink, its `unminimised` and the file's (`_left_to_shrink`)."""
+    still to shrink, its `unminimised` (each with its `tried_at`) and the file's
+    (`_left_to_shrink`)."""
     new = {frozenset(ids) for ids in found}
-    new_unminimised = {frozenset(ids) for ids in unminimised}
+    new_unminimised = {frozenset(ids): tried_at for ids, tried_at in unminimised}
     kept = read_conflict_file(path, deck) if path.is_file() else None
     if kept is None:
+        left, tried_at = _left_to_shrink(new_unminimised, new)
         return ConflictFile(tuple(tuple(ids) for ids in found), complete_up_to,
                             (f"Built by: {command}",),
                             towers=_towers_to_keep(deck, towers, solvable),
-                            unminimised=_left_to_shrink(new_unminimised, new))
+                            unminimised=left, unminimised_tried_at=tried_at)
     for ids, node in zip(kept.sets, kept.nodes, strict=True):
         old = frozenset(ids)
         clash = next((m for m in new if m != old and (m < old or old < m)), None)
@@ -162,28 +178,37 @@ def gather_conflicts(
                              "of the audits is wrong")
     for tower, node in zip(kept.towers, kept.tower_nodes, strict=True):
         met = _card_ids(deck, deck.cards_met(tower))
-        clash = next((m for m in new | new_unminimised if m <= met), None)
+        clash = next((m for m in new | new_unminimised.keys() if m <= met), None)
         if clash is not None:
             raise node.error(f"this tower meets every card of this audit's conflict "
                              f"'{' '.join(sorted(clash))}'; one of the audits is wrong")
     sets = [*kept.sets, *(tuple(sorted(m)) for m in new - {frozenset(k) for k in kept.sets})]
+    both = {frozenset(ids): tried_at for ids, tried_at in kept.to_shrink()}
+    for ids, tried_at in new_unminimised.items():
+        both[ids] = longest_limit(both.get(ids), tried_at)
+    left, tried_at = _left_to_shrink(both, map(frozenset, sets))
     return ConflictFile(tuple(sets), max(kept.complete_up_to, complete_up_to),
                         (*kept.history, f"Built by: {command}"), proofs=kept.proofs,
                         towers=_towers_to_keep(deck, [*kept.towers, *towers], solvable),
-                        unminimised=_left_to_shrink(
-                            {*map(frozenset, kept.unminimised), *new_unminimised},
-                            map(frozenset, sets)))
+                        unminimised=left, unminimised_tried_at=tried_at)
 
 
 def _left_to_shrink(
-    unminimised: set[frozenset[str]], conflicts: Iterable[frozenset[str]],
-) -> tuple[tuple[str, ...], ...]:
+    unminimised: dict[frozenset[str], float | None], conflicts: Iterable[frozenset[str]],
+) -> tuple[tuple[tuple[str, ...], ...], tuple[float | None, ...]]:
     """Of the `unminimised` sets, those holding none of the `conflicts` and no other of them:
-    the ones a smaller conflict may still hide in, smallest first."""
+    the ones a smaller conflict may still hide in, smallest first; and their `tried_at`."""
     minimal = list(conflicts)
-    left = [m for m in unminimised
-            if not any(c <= m for c in minimal) and not any(o < m for o in unminimised)]
-    return tuple(sorted((tuple(sorted(m)) for m in left), key=lambda ids: (len(ids), ids)))
+    left = sorted(((tuple(sorted(m)), tried_at) for m, tried_at in unminimised.items()
+                   if not any(c <= m for c in minimal) and not any(o < m for o in unminimised)),
+                  key=lambda entry: (len(entry[0]), entry[0]))
+    return tuple(ids for ids, _ in left), tuple(tried_at for _, tried_at in left)
+
+
+def longest_limit(*limits: float | None) -> float | None:
+    """The longest of the time limits known (None: none is)."""
+    known = [limit for limit in limits if limit is not None]
+    return max(known) if known else None
 
 
 def _card_ids(deck: Deck, mask: int) -> frozenset[str]:
@@ -243,8 +268,13 @@ def read_conflict_file(path: Path, deck: Deck) -> ConflictFile | None:
     tower_nodes = () if listed is None else tuple(listed.items())
     colors = deck.bricks.color_names
     to_shrink = root.get("unminimised")
-    unminimised_nodes = () if to_shrink is None else tuple(to_shrink.items())
+    entries = () if to_shrink is None else tuple(to_shrink.items())
+    for entry in entries:
+        entry.only_keys("cards", "tried_at")
+    unminimised_nodes = tuple(entry["cards"] for entry in entries)
     unminimised = tuple(node.parsed(card_ids) for node in unminimised_nodes)
+    tried_at = tuple(None if (limit := entry.get("tried_at")) is None else limit.number(low=0)
+                     for entry in entries)
     for ids, node in zip(unminimised, unminimised_nodes, strict=True):
         inside = next((c for c in sets if set(c) <= set(ids)), None)
         if inside is not None:
@@ -254,7 +284,7 @@ def read_conflict_file(path: Path, deck: Deck) -> ConflictFile | None:
         sets, 0 if complete is None else complete.int(low=0), _history(path, deck), nodes,
         _proofs(root.get("proofs"), {frozenset(ids) for ids in sets}, card_ids),
         tuple(node.parsed(lambda line: tower_of_line(line, colors)) for node in tower_nodes),
-        tower_nodes, unminimised, unminimised_nodes)
+        tower_nodes, unminimised, tried_at, unminimised_nodes)
 
 
 def _proofs(
