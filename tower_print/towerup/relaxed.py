@@ -51,7 +51,6 @@ class Outcome:
     roofs: tuple[RoofFact, ...]
     placed: dict[str, int]  # floors I placed, by colour
     my_builds: int
-    opponent_builds: int
     takes: int
     turns: int
     problems: tuple[str, ...]  # rule breaks; empty for a legal play
@@ -114,7 +113,7 @@ def replay(side: Side, rules: Rules, players: int, play: Play) -> Outcome:
         turns = max(turns, -(-others // (players - 1)) - 1 - len(rules.star_columns))
     facts = tuple(RoofFact(site, colour[site], side.district_of[site], height[site],
                            level == height[site]) for site, level in roofs)
-    return Outcome(facts, dict(placed), mine, others, turns - mine, turns, tuple(problems))
+    return Outcome(facts, dict(placed), mine, turns - mine, turns, tuple(problems))
 
 
 def meets(outcome: Outcome, objectives: list[Objective], words: Vocabulary, side: Side) -> bool:
