@@ -358,7 +358,9 @@ def brix_audit(
     jobs: Annotated[int, typer.Option(min=1, help="Processes deciding card sets in parallel.")]
     = max(1, os.cpu_count() or 1),
     timeout: Annotated[float, typer.Option(
-        min=0.1, help="Seconds one solver check may take before its set is 'undecided'.")] = 60.0,
+        min=0.1, help="Seconds one solver check may take before its set is 'undecided'. A "
+                      "--known file's set still to shrink that was tried at this limit "
+                      "(its tried_at) is shrunk again only with a longer one.")] = 60.0,
     small_timeout: Annotated[float, typer.Option(
         min=0.1, help="The same for the sets of up to 3 cards, all decided first (at least "
                       "--timeout).")] = AUDIT_SMALL_TIMEOUT,
