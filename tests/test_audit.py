@@ -283,9 +283,10 @@ def test_a_shrinking_that_checks_ran_out_on_notes_their_limit_but_not_one_the_bu
 
 def test_the_command_defaults_are_the_audit_defaults() -> None:
     """The command line names its defaults without importing the audit (it loads Z3)."""
-    from tower_print.cli import AUDIT_SAMPLES, AUDIT_SMALL_TIMEOUT
+    from tower_print.cli import AUDIT_FIRST_DEALS, AUDIT_SAMPLES, AUDIT_SMALL_TIMEOUT
 
-    assert (AuditSettings.samples, audit.SMALL_TIMEOUT) == (AUDIT_SAMPLES, AUDIT_SMALL_TIMEOUT)
+    assert (AuditSettings.samples, audit.SMALL_TIMEOUT, AuditSettings.deal_seeds) == (
+        AUDIT_SAMPLES, AUDIT_SMALL_TIMEOUT, AUDIT_FIRST_DEALS)
 
 
 def test_a_small_set_left_undecided_at_the_shorter_limit_is_asked_again(tmp_path: Path) -> None:
@@ -568,6 +569,11 @@ def test_audit_command_reports_and_exits_by_completeness(tmp_path: Path) -> None
     # the file keeps what it held (the same sets here) and says which audits made it
     assert set(load_conflicts(written, load_deck(PLANTED))) == PLANTED_CONFLICTS
     assert written.read_text().count("# Built by: tower-print brix audit") == 2
+    fewer = runner.invoke(app, [*args, "--json", "--first-deals", "40",
+                                "--conflicts-out", str(written)])
+    assert fewer.exit_code == 0, fewer.output
+    assert {o["first"]["deals"] for o in json.loads(fewer.stdout)["odds"].values() if o} == {40}
+    assert "--first-deals 40 --conflicts-out" in written.read_text()
 
 
 def test_audit_refuses_a_conflicts_file_of_another_deck_before_it_starts(tmp_path: Path) -> None:

@@ -349,6 +349,9 @@ default): on the green deck it covers 73 % of easy deals, 22 % of medium, 3 % of
 a solver check (3000 towers: 56 %, 11 %, 1 %)."""
 AUDIT_SMALL_TIMEOUT = 240.0
 """Seconds per check of a set of up to 3 cards (tower_print.brix.audit.SMALL_TIMEOUT, why there)."""
+AUDIT_FIRST_DEALS = 300
+"""Sampled deals per level the audit decides first (`AuditSettings.deal_seeds`): a hard
+interval of about 7.5 points when all are decided, for a few minutes of a 30-minute audit."""
 
 
 @brix.command("audit")
@@ -373,6 +376,10 @@ def brix_audit(
     = AUDIT_SAMPLES,
     deals: Annotated[int, typer.Option(
         min=1, help="Sampled deals per level for the odds of an unsolvable deal.")] = 10_000,
+    first_deals: Annotated[int, typer.Option(
+        min=1, help="Of those, per level, decided one by one before the rest of the search: a "
+                    "random sample that bounds the odds however much is still open (more: "
+                    "narrower odds, less time for the rest).")] = AUDIT_FIRST_DEALS,
     budget: Annotated[float | None, typer.Option(
         min=1, help="Stop after this many seconds (the report then says incomplete; run "
                     "again to go on).")] = None,
@@ -425,7 +432,7 @@ def brix_audit(
     to_shrink = [] if taken is None else card_masks(chosen, taken.unminimised)
     limit = largest_deal(chosen) if max_cards is None else (max_cards or None)
     settings = AuditSettings(seed=seed, timeout=timeout, samples=samples, max_cards=limit,
-                             deals=deals, deal_seeds=min(deals, AuditSettings.deal_seeds),
+                             deals=deals, deal_seeds=min(deals, first_deals),
                              budget=budget, small_timeout=small_timeout)
     explorer = Explorer(chosen, settings, cache, taken_masks,
                         0 if taken is None else taken.complete_up_to,
@@ -457,6 +464,7 @@ def brix_audit(
                    f"--small-timeout {small_timeout:g} --samples {samples}"
                    + ("" if max_cards is None else f" --max-cards {max_cards}")
                    + ("" if budget is None else f" --budget {budget:g}")
+                   + ("" if first_deals == AUDIT_FIRST_DEALS else f" --first-deals {first_deals}")
                    + ("" if known is None else f" --known {known.name}")
                    + f" --conflicts-out {conflicts_out.name}")
         _write_audit_conflicts(conflicts_out, chosen, found, command)
