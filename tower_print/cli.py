@@ -430,6 +430,7 @@ def brix_audit(
         taken = conflicts_to_take(known, chosen)
     taken_masks = [] if taken is None else card_masks(chosen, taken.sets)
     to_shrink = [] if taken is None else card_masks(chosen, taken.unminimised)
+    tried_at = [] if taken is None else [limit for _, limit in taken.to_shrink()]
     limit = largest_deal(chosen) if max_cards is None else (max_cards or None)
     settings = AuditSettings(seed=seed, timeout=timeout, samples=samples, max_cards=limit,
                              deals=deals, deal_seeds=min(deals, first_deals),
@@ -437,8 +438,7 @@ def brix_audit(
     explorer = Explorer(chosen, settings, cache, taken_masks,
                         0 if taken is None else taken.complete_up_to,
                         () if taken is None else taken.towers,
-                        {mask: tried_at for mask, (_, tried_at) in zip(
-                            to_shrink, [] if taken is None else taken.to_shrink(), strict=True)})
+                        dict(zip(to_shrink, tried_at, strict=True)))
     try:
         with _audit_progress() as show:
             found = explorer.run(jobs, show)
