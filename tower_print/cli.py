@@ -430,7 +430,7 @@ def brix_audit(
         taken = conflicts_to_take(known, chosen)
     taken_masks = [] if taken is None else card_masks(chosen, taken.sets)
     to_shrink = [] if taken is None else card_masks(chosen, taken.unminimised)
-    tried_at = [] if taken is None else [limit for _, limit in taken.to_shrink()]
+    tried_at = [] if taken is None else [limit for _, limit in taken.unminimised_limits()]
     limit = largest_deal(chosen) if max_cards is None else (max_cards or None)
     settings = AuditSettings(seed=seed, timeout=timeout, samples=samples, max_cards=limit,
                              deals=deals, deal_seeds=min(deals, first_deals),

@@ -92,7 +92,7 @@ class ConflictFile:
     none known)."""
     unminimised_nodes: tuple[Node, ...] = field(default=(), compare=False)
 
-    def to_shrink(self) -> list[tuple[tuple[str, ...], float | None]]:
+    def unminimised_limits(self) -> list[tuple[tuple[str, ...], float | None]]:
         """Each of `unminimised` with its `tried_at` (None when not known)."""
         return list(zip(self.unminimised, self.unminimised_tried_at
                         or (None,) * len(self.unminimised), strict=True))
@@ -110,7 +110,7 @@ TOWERS_COMMENT = ("# Towers the audits met, each meeting a set of cards no other
 def write_conflicts(path: Path, deck: Deck, known: ConflictFile, note: str) -> None:
     """`known.sets` and `known.unminimised`: card ids of each set, written smallest first."""
     ordered = sorted((sorted(ids) for ids in known.sets), key=lambda ids: (len(ids), ids))
-    unminimised = sorted(((sorted(ids), tried_at) for ids, tried_at in known.to_shrink()),
+    unminimised = sorted(((sorted(ids), tried_at) for ids, tried_at in known.unminimised_limits()),
                          key=lambda entry: (len(entry[0]), entry[0]))
     lines = [
         *(line.format(deck=deck.name) for line in HEADER),
@@ -183,7 +183,7 @@ def gather_conflicts(
             raise node.error(f"this tower meets every card of this audit's conflict "
                              f"'{' '.join(sorted(clash))}'; one of the audits is wrong")
     sets = [*kept.sets, *(tuple(sorted(m)) for m in new - {frozenset(k) for k in kept.sets})]
-    both = {frozenset(ids): tried_at for ids, tried_at in kept.to_shrink()}
+    both = {frozenset(ids): tried_at for ids, tried_at in kept.unminimised_limits()}
     for ids, tried_at in new_unminimised.items():
         both[ids] = longest_limit(both.get(ids), tried_at)
     left, tried_at = _left_to_shrink(both, map(frozenset, sets))
