@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import yaml
+from yaml.constructor import SafeConstructor
 
 T = TypeVar("T")
 
@@ -148,7 +149,9 @@ def type_name(value: Any) -> str:
     )
 
 
-def _wrap(node: yaml.Node, file: str, field: str) -> Node:
+def _wrap(node: yaml.Node, file: str, field: str, scalars: SafeConstructor) -> Node:
+    """`node` and all below it as `Node`s; each scalar's value as PyYAML's safe loader makes it
+    (`scalars`, the tag already resolved by the composer)."""
     line = node.start_mark.line + 1
     if isinstance(node, yaml.MappingNode):
         mapping: dict[str, Node] = {}
@@ -157,13 +160,13 @@ def _wrap(node: yaml.Node, file: str, field: str) -> Node:
             path = f"{field}.{key}" if field else key
             if key in mapping:
                 raise ContentError(file, key_node.start_mark.line + 1, path, "duplicate field")
-            mapping[key] = _wrap(value_node, file, path)
+            mapping[key] = _wrap(value_node, file, path, scalars)
         return Node(mapping, file, line, field or "(top)")
     if isinstance(node, yaml.SequenceNode):
-        items = [_wrap(child, file, f"{field}[{i}]") for i, child in enumerate(node.value)]
+        items = [_wrap(child, file, f"{field}[{i}]", scalars)
+                 for i, child in enumerate(node.value)]
         return Node(items, file, line, field or "(top)")
-    value = yaml.safe_load(yaml.serialize(node))
-    return Node(value, file, line, field or "(top)")
+    return Node(scalars.construct_object(node), file, line, field or "(top)")
 
 
 def load_yaml(path: Path, fast: bool = False) -> Node:
@@ -190,4 +193,4 @@ def load_yaml_text(text: str, path: str | Path, fast: bool = False) -> Node:
         raise ContentError(path, line, "(syntax)", str(exc.problem)) from None
     if root is None:
         raise ContentError(path, 1, "(top)", "the file is empty")
-    return _wrap(root, str(path), "")
+    return _wrap(root, str(path), "", SafeConstructor())
