@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tower_print.brix import conflicts
 from tower_print.brix.conflicts import (
     ConflictFile,
     conflicts_folder,
@@ -15,8 +16,10 @@ from tower_print.brix.conflicts import (
     deck_fingerprint,
     gather_conflicts,
     known_conflicts,
+    known_towers,
     load_conflicts,
     read_conflict_file,
+    save_known_towers,
     write_conflicts,
 )
 from tower_print.brix.decks import load_deck, shipped_deck
@@ -62,6 +65,35 @@ def test_a_deal_holding_no_known_conflict_is_decided_as_before() -> None:
     verdict = solver.verify(items("T1", "T3", "T8", "T5"), 60)
     assert verdict.status == UNSOLVABLE and verdict.conflict == ("T1", "T3", "T8")
     assert verdict.notes == []
+
+
+@pytest.mark.parametrize("name", ["green", "pink"])
+def test_verify_answers_a_set_an_audits_tower_meets_with_that_tower_without_z3(
+    name: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+) -> None:
+    """The towers of the shipped conflicts file, judged as a pool (`known_towers`): a set of
+    cards one of them meets that no tower of the reference pool meets is answered with the
+    first such tower, checked, and Z3 is never asked; the verdicts learnt are kept on disk."""
+    from tower_print.brix.difficulty import TowerPool, pool
+    from tower_print.brix.verify import verify_solver
+
+    monkeypatch.setenv("TOWER_PRINT_CACHE", str(tmp_path))  # a cold cache: judged here
+    monkeypatch.setattr(conflicts, "_SHIPPED", {})
+    deck = shipped_deck(name)
+    towers = known_towers(deck)
+    assert towers is not None and towers.towers
+    reference = pool(deck.bricks, deck.all_used)
+    met = next(cards for cards in (
+        [c for k, c in enumerate(deck.cards) if deck.cards_met(tower) >> k & 1]
+        for tower in towers.towers) if reference.witness([c.condition for c in cards]) is None)
+    solver = verify_solver(deck, 0)
+    monkeypatch.setattr(TowerSolver, "_z3_check", lambda *_: pytest.fail("Z3 was asked"))
+    verdict = solver.verify([Labeled(c.id, c.text, c.condition) for c in met], 60)
+    assert verdict.status == SOLVABLE
+    assert verdict.tower == towers.witness([c.condition for c in met])
+    save_known_towers(deck)
+    again = TowerPool(deck.bricks, deck.all_used, 0, 0, cache=tmp_path, towers=towers.towers)
+    assert again.meeting([c.condition for c in met]) and again._judges is None
 
 
 def test_written_conflicts_read_back(tmp_path: Path) -> None:

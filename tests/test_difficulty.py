@@ -124,3 +124,23 @@ def test_pool_cache_gives_the_same_towers_and_answers(tmp_path) -> None:
     files[0].write_text("{not json")
     broken = TowerPool(deck.bricks, True, samples=40, seed=9, cache=tmp_path)
     assert broken.towers == fresh.towers and broken.measure(cards) == first
+
+
+def test_a_pool_of_given_towers_keeps_its_verdicts_under_its_own_name(tmp_path) -> None:
+    """The audits' towers judged as a pool (`towers`): those very towers, never sampled; their
+    verdicts cached under a name of their own, read back by the next run."""
+    deck = shipped_deck("green")
+    cards = [c.condition for c in deck.cards[:3]]
+    sampled = TowerPool(deck.bricks, True, samples=40, seed=9, cache=tmp_path)
+    given = sampled.towers[5:25]
+    fresh = TowerPool(deck.bricks, True, 0, 0, cache=tmp_path, towers=given)
+    assert fresh.towers == given
+    first = fresh.measure(cards)
+    fresh.save()
+    sampled.measure(cards)
+    sampled.save()
+    assert len(list(tmp_path.glob("pool-*.json"))) == 2  # not the sampled pool's file
+    again = TowerPool(deck.bricks, True, 0, 0, cache=tmp_path, towers=given)
+    assert again.measure(cards) == first and again._judges is None
+    other = TowerPool(deck.bricks, True, 0, 0, cache=tmp_path, towers=given[1:])
+    assert other.towers == given[1:] and not other._stored  # other towers: not those verdicts

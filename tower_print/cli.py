@@ -162,6 +162,7 @@ def brix_verify(
     3 unknown (time limit), 2 bad input. Also prints the measured difficulty: the share of
     random standing towers that meet every card."""
     from tower_print.brix.challenges import decide, default_challenges
+    from tower_print.brix.conflicts import save_known_towers
     from tower_print.brix.difficulty import measure
     from tower_print.brix.sketch import tower_scene
     from tower_print.brix.verify import (
@@ -181,6 +182,7 @@ def brix_verify(
     if svg is not None:
         check_out_file(svg, "--svg")
     decided = decide(verify_solver(chosen, seed), items, challenges, timeout)
+    save_known_towers(chosen)
     difficulty = measure([it.condition for it in items], chosen.bricks, chosen.all_used,
                          required=[c.condition for c in challenges if c.condition],
                          may_drop=max((c.drop for c in challenges), default=0))

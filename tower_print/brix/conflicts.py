@@ -48,6 +48,7 @@ from pathlib import Path
 
 from tower_print.brix.checker import problems
 from tower_print.brix.decks import Deck
+from tower_print.brix.difficulty import TowerPool, cache_folder
 from tower_print.brix.language import Condition
 from tower_print.brix.stored_towers import Tower, tower_line, tower_of_line
 from tower_print.content import Node, UserError, content_root, load_yaml
@@ -336,15 +337,47 @@ def _history(path: Path, deck: Deck) -> tuple[str, ...]:
     return tuple(lines[:-1])
 
 
-_KNOWN: dict[tuple[str, tuple[tuple[str, str], ...]], tuple[frozenset[Condition], ...]] = {}
+@dataclass(frozen=True)
+class Shipped:
+    """What verify and deal take from a deck's shipped conflicts file."""
+
+    conflicts: tuple[frozenset[Condition], ...]  # the conditions of each conflict
+    towers: TowerPool | None  # its towers, judged as a pool (None: it has none)
+
+
+_SHIPPED: dict[tuple[str, tuple[tuple[str, str], ...]], Shipped] = {}
+
+
+def shipped(deck: Deck) -> Shipped:
+    """The shipped conflicts file of `deck` (nothing when it has none, or one of another
+    version of the deck), read once per process and per deck content."""
+    key = (deck.name, tuple((c.id, c.source) for c in deck.cards))
+    if key not in _SHIPPED:
+        path = conflicts_folder() / f"{deck.name}.yaml"
+        known = read_conflict_file(path, deck) if path.is_file() else None
+        sets = () if known is None else known.sets
+        towers = None if known is None or not known.towers else TowerPool(
+            deck.bricks, deck.all_used, 0, 0, cache=cache_folder(), towers=known.towers)
+        _SHIPPED[key] = Shipped(
+            tuple(frozenset(deck.card(i).condition for i in ids) for ids in sets), towers)
+    return _SHIPPED[key]
 
 
 def known_conflicts(deck: Deck) -> tuple[frozenset[Condition], ...]:
-    """The conditions of each shipped conflict of `deck` (none when it has no file), read
-    once per process and per deck content."""
-    key = (deck.name, tuple((c.id, c.source) for c in deck.cards))
-    if key not in _KNOWN:
-        path = conflicts_folder() / f"{deck.name}.yaml"
-        sets = load_conflicts(path, deck) if path.is_file() else ()
-        _KNOWN[key] = tuple(frozenset(deck.card(i).condition for i in ids) for ids in sets)
-    return _KNOWN[key]
+    """The conditions of each shipped conflict of `deck` (`shipped`)."""
+    return shipped(deck).conflicts
+
+
+def known_towers(deck: Deck) -> TowerPool | None:
+    """The towers the audits of `deck` met (`shipped`): a set of cards one of them meets is
+    solvable, with that tower, at once. Each card's verdict on them is kept on disk, as the
+    difficulty pool's are (`TowerPool`)."""
+    return shipped(deck).towers
+
+
+def save_known_towers(deck: Deck) -> None:
+    """Keep on disk each card's verdict on the known towers learnt in this run, so the next
+    run reads it instead of judging 1000 towers again (`TowerPool.save`)."""
+    towers = shipped(deck).towers
+    if towers is not None:
+        towers.save()

@@ -90,7 +90,7 @@ class TowerSolver:
         probe_work: int = PROBE_WORK,
         search_steps: int = SEARCH_STEPS, nudge: bool = True,
         work: int = 0, pool: TowerPool | None = None, library: ShapeLibrary | None = None,
-        conflicts: Sequence[frozenset[Condition]] = (),
+        conflicts: Sequence[frozenset[Condition]] = (), known_towers: TowerPool | None = None,
     ) -> None:
         self.hint_work = hint_work
         # Minimal sets of conditions the deck's audits proved no tower meets (`conflicts`,
@@ -103,6 +103,10 @@ class TowerSolver:
         # Seeded random standing towers (the measured difficulty's reference pool): when one
         # of them meets the cards it is a ready, reproducible proof, found in microseconds.
         self.pool = pool
+        # The towers the deck's audits met (`conflicts.known_towers`), asked the same way: each
+        # meets a set of cards no random tower of the audit's pool met, so they answer hard
+        # sets the pool cannot (19 of the verify benchmark's 100 green hard deals).
+        self.known_towers = known_towers
         # Z3 work units (rlimit) one question may use in all, 0 for no limit but the time: a
         # budget that, unlike seconds, runs out at the same point on every machine.
         self.work = work
@@ -157,7 +161,8 @@ class TowerSolver:
         core, or a known conflict).
 
         A known conflict of the deck that the cards hold decides at once (`conflicts`). A tower
-        of the pool (when there is one) that meets the cards is taken next. Otherwise
+        of the pool (when there is one) that meets the cards is taken next, then one of the
+        `known_towers`. Otherwise
         two workers race: Z3 (in a thread; it runs in C and releases Python's lock) and the quick
         randomised search (`search`), which first tries the shape library's shapes in every
         colouring (`shapes`) and otherwise makes up to `search_steps` moves, starting and
@@ -175,8 +180,8 @@ class TowerSolver:
         conflict = self._known_conflict(items)
         if conflict is not None:
             return UNSOLVABLE, None, conflict
-        if self.pool is not None:
-            known = self.pool.witness(cards)
+        for towers in (self.pool, self.known_towers):
+            known = None if towers is None else towers.witness(cards)
             if known is not None:
                 check_witness(known, self.brick_set, self.all_used, conditions)
                 return SOLVABLE, known, ()

@@ -11,7 +11,7 @@ from typing import Any
 
 from tower_print.brix.bricks import BrickSet
 from tower_print.brix.challenges import Challenge, RoundVerdict, challenge_items
-from tower_print.brix.conflicts import known_conflicts
+from tower_print.brix.conflicts import known_conflicts, known_towers
 from tower_print.brix.decks import DECK_NAMES, Deck, load_deck, shipped_deck
 from tower_print.brix.difficulty import Difficulty, pool
 from tower_print.brix.geometry import PlacedBrick
@@ -46,10 +46,10 @@ def verify_solver(deck: Deck, seed: int) -> TowerSolver:
     """The solver `brix verify` asks, with the measured difficulty's pool of random standing
     towers (read for the difficulty anyway): a set one of them meets is answered at once; with
     the shipped shape library for the deck's bricks, when there is one; and with the deck's
-    known conflicts, when it has them."""
+    known conflicts and the towers its audits met, when it has them."""
     return TowerSolver(deck.bricks, deck.all_used, seed=seed, pool=pool(deck.bricks, deck.all_used),
                        library=shape_library(deck.bricks, deck.all_used),
-                       conflicts=known_conflicts(deck))
+                       conflicts=known_conflicts(deck), known_towers=known_towers(deck))
 
 
 def conditions_to_check(
