@@ -13,7 +13,7 @@ from typing import Any
 
 from tower_print.brix.challenges import Challenge, challenge_items, decide, may_drop, unmet_cards
 from tower_print.brix.checker import check_witness
-from tower_print.brix.conflicts import known_conflicts
+from tower_print.brix.conflicts import known_conflicts, known_towers, save_known_towers
 from tower_print.brix.decks import Card, Deck
 from tower_print.brix.difficulty import LEVEL_NAMES, Difficulty
 from tower_print.brix.difficulty import default_settings as difficulty_settings
@@ -210,7 +210,8 @@ class Dealer:
         self.required = challenge_items(self.challenges)
         self.may_drop = may_drop(self.challenges)
         self.solver = TowerSolver(deck.bricks, deck.all_used, seed=seed, work=SOLVER_WORK,
-                                  search_steps=0, conflicts=known_conflicts(deck))
+                                  search_steps=0, conflicts=known_conflicts(deck),
+                                  known_towers=known_towers(deck))
         self.search = TowerSearch(deck.bricks, deck.all_used, seed)
         self.pool = difficulty_pool(deck.bricks, deck.all_used)
         self.library = shape_library(deck.bricks, deck.all_used)
@@ -361,6 +362,7 @@ def deal(
         if progress:
             progress(f"round {number} of {rounds} dealt")
     dealer.pool.save()
+    save_known_towers(deck)
     return result
 
 
