@@ -18,7 +18,7 @@ cards that no other tower there and no tower of the audit's pool meets: towers, 
 solver's cached facts, stay valid when the solver changes, and an audit taking the file
 `--known` starts from them, so it neither looks again for the towers earlier audits found nor
 counts the deals they settle as undecided. Each is checked (it stands, keeps the deck's brick
-rule, meets no listed conflict) before it is taken. `brix verify` asks them too
+rule, meets no listed conflict) before it is taken. `brix verify` and `deal` ask them too
 (`known_towers`): a set of cards one of them meets is solvable, with that tower, checked like
 every witness.
 
