@@ -324,6 +324,11 @@ def test_audit_reports_exactly_the_planted_conflicts(planted_audit) -> None:  # 
     assert found.complete_up_to == len(deck.cards)
 
 
+def _log_records(explorer: Explorer) -> list[dict]:  # type: ignore[type-arg]
+    """The audit log's records after its header line."""
+    return [json.loads(line) for line in explorer.log.path.read_text().splitlines()][1:]
+
+
 def test_deals_are_decided_first_and_their_conflicts_shrunk_later(tmp_path: Path) -> None:
     """With no small sets asked first, the sampled deals come first, each one solver check and
     no shrinking; each conflict they met is shrunk later as a seed of its own, and the audit
@@ -334,7 +339,7 @@ def test_deals_are_decided_first_and_their_conflicts_shrunk_later(tmp_path: Path
     found = explorer.run(jobs=1)  # one process: the log's order is the order of the seeds
     assert found.complete and not found.conflicts_unminimised
     assert _labels(deck, found.muses) == PLANTED_CONFLICTS
-    records = [json.loads(line) for line in explorer.log.path.read_text().splitlines()][1:]
+    records = _log_records(explorer)
     deals = {tuple(explorer.log.ids_of(d)) for level in ("easy", "medium")
              for d in audit.level_deals(deck, level, settings.deal_seeds, settings.seed)}
     first = [r for r in records if tuple(r["seed"]) in deals]
@@ -364,7 +369,7 @@ def test_a_known_set_still_to_shrink_is_unsolvable_from_the_start_and_shrunk(
     assert found.complete and not found.conflicts_unminimised and found.unminimised_taken == 1
     assert found.unminimised_left == 0
     assert _labels(deck, found.muses) == PLANTED_CONFLICTS
-    records = [json.loads(line) for line in explorer.log.path.read_text().splitlines()][1:]
+    records = _log_records(explorer)
     ids = explorer.log.ids_of(given)
     assert not any(set(ids) < set(r["seed"]) for r in records)  # explained from the start
     assert all(r["kind"] == UNSOLVABLE and r.get("shrunk", True)  # its shrinking, no decision
@@ -389,7 +394,7 @@ def test_a_set_still_to_shrink_is_shrunk_again_only_with_longer_checks(
     found = explorer.run(jobs=1)
     assert found.complete and _labels(deck, found.muses) == PLANTED_CONFLICTS
     assert found.unminimised_left == (0 if shrunk else 1)
-    records = [json.loads(line) for line in explorer.log.path.read_text().splitlines()][1:]
+    records = _log_records(explorer)
     ids = explorer.log.ids_of(given)
     assert not any(set(ids) < set(r["seed"]) for r in records)  # unsolvable from the start
     assert any(r["seed"] == ids for r in records) == shrunk
