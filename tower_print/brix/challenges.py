@@ -10,7 +10,7 @@ of C need trying, each by one more solver call.
 
 The challenges, their conditions and the ones a tower model cannot judge are content
 (`content/brix/challenges.yaml`). The solver and evaluator are imported where they are used,
-so that reading the list (for `--help`) does not load Z3 and SciPy.
+so that reading the list (for `--help`) does not load Z3 and HiGHS.
 """
 
 from __future__ import annotations

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable
 
+import highspy
 import numpy as np
-from scipy.optimize import linprog
 
 from tower_print.brix.geometry import PlacedBrick, contact_rectangle, on_ground, rests_on
 
@@ -75,11 +75,31 @@ def stands(
             a_eq[row[lower] : row[lower] + 3, col] -= (1.0, px, py)
     scale = np.abs(a_eq).max(axis=1, initial=1.0)
     scale[scale == 0] = 1.0
-    result = linprog(
-        np.zeros(len(columns)), A_eq=a_eq / scale[:, None], b_eq=b_eq / scale,
-        bounds=(0, None), method="highs",
-    )
-    return bool(result.status == 0)
+    return _feasible(a_eq / scale[:, None], b_eq / scale)
+
+
+def _feasible(a_eq: np.ndarray, b_eq: np.ndarray) -> bool:
+    """Is there x >= 0 with a_eq x = b_eq? Asked of HiGHS through its own bindings: a quarter
+    of the time scipy's `linprog` took around the same solver (0.96 against 3.8 ms a tower), and
+    a third of its import time. The core class `_Highs`: `highspy.Highs` adds interrupt handling
+    and callbacks, and prints a banner on stdout (into `--json` output) when made."""
+    rows, cols = np.nonzero(a_eq)
+    lp = highspy.HighsLp()
+    lp.num_row_, lp.num_col_ = a_eq.shape
+    lp.col_cost_ = np.zeros(lp.num_col_)
+    lp.col_lower_ = np.zeros(lp.num_col_)
+    lp.col_upper_ = np.full(lp.num_col_, highspy.kHighsInf)
+    lp.row_lower_ = lp.row_upper_ = b_eq
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kRowwise
+    lp.a_matrix_.start_ = np.concatenate(
+        ([0], np.cumsum(np.bincount(rows, minlength=lp.num_row_)))).astype(np.int32)
+    lp.a_matrix_.index_ = cols.astype(np.int32)
+    lp.a_matrix_.value_ = a_eq[rows, cols]
+    solver = highspy._Highs()
+    solver.setOptionValue("output_flag", False)
+    solver.passModel(lp)
+    solver.run()
+    return bool(solver.getModelStatus() == highspy.HighsModelStatus.kOptimal)
 
 
 def _upward_closed_parts(found: list[Contact], members: list[int]) -> list[frozenset[int]]:
