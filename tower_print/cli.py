@@ -164,7 +164,6 @@ def brix_verify(
     from tower_print.brix.challenges import decide, default_challenges
     from tower_print.brix.conflicts import save_known_towers
     from tower_print.brix.difficulty import measure
-    from tower_print.brix.sketch import tower_scene
     from tower_print.brix.verify import (
         EXIT_CODES,
         conditions_to_check,
@@ -174,7 +173,6 @@ def brix_verify(
         verify_solver,
     )
     from tower_print.render.output import check_out_file
-    from tower_print.render.svg import write_svg
 
     chosen = open_deck(deck)
     items = conditions_to_check(chosen, cards or [], condition or [])
@@ -193,6 +191,9 @@ def brix_verify(
         typer.echo(round_text(decided, items, challenges, chosen, difficulty))
     tower = decided.verdict.tower
     if svg is not None and tower is not None:
+        from tower_print.brix.sketch import tower_scene  # svgwrite: 0.2 s, only for --svg
+        from tower_print.render.svg import write_svg
+
         write_svg(tower_scene(tower, chosen.bricks.colors, chosen.bricks.unit_mm), svg)
     raise typer.Exit(EXIT_CODES[decided.status])
 
