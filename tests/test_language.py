@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from tower_print.brix.evaluate import RELATION_TESTS
 from tower_print.brix.language import (
+    QUANTIFIERS,
+    RELATIONS,
     Colour,
     ConditionSyntaxError,
     Count,
@@ -107,3 +110,15 @@ def test_errors_give_position_and_expectation(text: str, position: int, expected
     assert f"at character {position}:" in message
     assert expected in message
     assert "\n" not in message
+
+
+def test_the_tree_takes_only_words_the_language_has() -> None:
+    """The word lists are what the tree's nodes may hold and what the evaluator can judge: a
+    node built with another word (a generator's slip) fails where it is made."""
+    for make in (lambda: Quant("most"), lambda: Trait("leaning"),
+                 lambda: Related("hovers over", Quant("some"), Selector())):
+        with pytest.raises(ValueError, match="unknown"):
+            make()
+    assert set(RELATION_TESTS) == set(RELATIONS)
+    for kind in QUANTIFIERS:  # each has a plain-Python meaning (a KeyError otherwise)
+        Quant(kind, 1).holds(1, 1)

@@ -45,6 +45,8 @@ from tower_print.brix.examples import (
     find_examples,
 )
 from tower_print.brix.language import (
+    ADJECTIVES,
+    RELATIONS,
     Clause,
     Colour,
     Compare,
@@ -138,10 +140,8 @@ def load_spec(path: Path | None = None) -> GenerateSpec:
         rules=rules, id_prefix=root["id_prefix"].str(), shapes=shapes,
         two_clauses=_share(root["two_clauses"]), negated=_share(root["negated"]),
         adjective=_share(root["adjective"]),
-        relations=tuple(r.choice(("touches", "rests on", "supports", "is above", "is below"))
-                        for r in root["relations"].items()),
-        traits=tuple(t.choice(("vertical", "horizontal", "grounded", "highest", "lowest",
-                               "bridge")) for t in root["traits"].items()),
+        relations=tuple(r.choice(RELATIONS) for r in root["relations"].items()),
+        traits=tuple(t.choice(ADJECTIVES) for t in root["traits"].items()),
         numbers=numbers, share=(share_low, share_high),
         attempts_per_card=root["attempts_per_card"].int(1, 100_000),
         max_cards=root["max_cards"].int(1, 10_000),

@@ -32,6 +32,10 @@ class Quant:
     kind: str  # one of QUANTIFIERS
     n: int = 0
 
+    def __post_init__(self) -> None:
+        if self.kind not in QUANTIFIERS:
+            raise ValueError(f"unknown quantifier {self.kind!r}")
+
     def holds(self, count: int, total: int) -> bool:
         """Plain-Python meaning of the quantifier over `count` of `total` candidates."""
         return self.shortfall(count, total) == 0
@@ -75,6 +79,10 @@ class Trait:
 
     name: str
 
+    def __post_init__(self) -> None:
+        if self.name not in ADJECTIVES:
+            raise ValueError(f"unknown trait {self.name!r}")
+
 
 @dataclass(frozen=True)
 class Related:
@@ -83,6 +91,10 @@ class Related:
     relation: str
     quant: Quant
     target: Selector
+
+    def __post_init__(self) -> None:
+        if self.relation not in RELATIONS:
+            raise ValueError(f"unknown relation {self.relation!r}")
 
 
 @dataclass(frozen=True)
