@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
+import numpy as np
 import pytest
 
 import tower_print.brix.statics as statics
@@ -80,3 +81,12 @@ def test_failing_parts_names_each_falling_part_once_smallest_first() -> None:
     assert statics.failing_parts(tower, 0.25) == [{1}, {3}]
     centred = tower[:1] + (PlacedBrick("blue-1", "blue", -1, 0, 4, 4, 2, 2),)
     assert statics.failing_parts(centred, 0.25) == []
+
+
+def test_an_lp_highs_cannot_decide_fails_loudly_instead_of_reading_as_falls() -> None:
+    """A NaN in the matrix leaves HiGHS undecided: that must never pass for "does not stand"
+    (the solver would rule out a tower that stands), nor for "stands"."""
+    assert statics._feasible(np.array([[1.0, 1.0]]), np.array([2.0])) is True
+    assert statics._feasible(np.array([[1.0, 1.0]]), np.array([-2.0])) is False
+    with pytest.raises(RuntimeError, match="undecided"):
+        statics._feasible(np.array([[np.nan]]), np.array([1.0]))
