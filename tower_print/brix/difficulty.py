@@ -198,7 +198,7 @@ class TowerPool:
         self._stored: dict[str, int] = {}
         key = self._key((samples, seed) if towers is None else (tuple(towers),))
         self._file = None if cache is None else cache / f"pool-{key}.json"
-        read = self._read()
+        read = self._read(parse_towers=towers is None)
         self.towers: list[Tower] = list(towers) if towers is not None else read or sample_towers(
             brick_set, all_used, samples, seed=seed)
         self._judges: list[Evaluator] | None = None
@@ -216,12 +216,15 @@ class TowerPool:
             digest.update(Path(module.__file__ or "").read_bytes())
         return digest.hexdigest()[:24]
 
-    def _read(self) -> list[Tower] | None:
+    def _read(self, parse_towers: bool) -> list[Tower] | None:
+        """The cached towers (not parsed when the pool was given them: only their masks are
+        wanted) and masks, or None when there is no readable cache."""
         if self._file is None or not self._file.is_file():
             return None
         try:
             data = json.loads(self._file.read_text(encoding="utf-8"))
-            towers = [tuple(PlacedBrick(*b) for b in tower) for tower in data["towers"]]
+            towers = [tuple(PlacedBrick(*b) for b in tower)
+                      for tower in (data["towers"] if parse_towers else ())]
             self._stored = {text: int(bits, 16) for text, bits in data["masks"].items()}
         except (OSError, ValueError, KeyError, TypeError):
             return None

@@ -105,7 +105,7 @@ class TowerSolver:
         self.pool = pool
         # The towers the deck's audits met (`conflicts.known_towers`), asked the same way: each
         # meets a set of cards no random tower of the audit's pool met, so they answer hard
-        # sets the pool cannot (19 of the verify benchmark's 100 green hard deals).
+        # sets the pool cannot (benchmarks/RESULTS.md, "brix verify", counts them).
         self.known_towers = known_towers
         # Z3 work units (rlimit) one question may use in all, 0 for no limit but the time: a
         # budget that, unlike seconds, runs out at the same point on every machine.
