@@ -21,7 +21,7 @@ import json
 import math
 import os
 from collections.abc import Sequence
-from dataclasses import asdict, astuple, dataclass
+from dataclasses import asdict, dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -237,7 +237,7 @@ class TowerPool:
             self._stored[describe(condition)] = bits
         if self._file is None or len(self._stored) == self._saved:
             return
-        data = {"towers": [[list(astuple(b)) for b in t] for t in self.towers],
+        data = {"towers": [[b.as_row() for b in t] for t in self.towers],
                 "masks": {text: format(bits, "x") for text, bits in sorted(self._stored.items())}}
         try:
             self._file.parent.mkdir(parents=True, exist_ok=True)

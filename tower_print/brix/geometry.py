@@ -35,6 +35,11 @@ class PlacedBrick:
     def as_json(self) -> dict[str, int | str]:
         return asdict(self)
 
+    def as_row(self) -> list[int | str]:
+        """The fields in order (`PlacedBrick(*row)` reads it back), written out: `astuple`
+        deep-copies every field and made saving a pool of 1000 towers cost a second."""
+        return [self.name, self.color, self.x, self.y, self.z, self.dx, self.dy, self.dz]
+
 
 def collide(a: PlacedBrick, b: PlacedBrick) -> bool:
     return (
