@@ -40,6 +40,13 @@ def test_solvable_prints_json_with_a_tower_the_checker_accepts(tmp_path: Path) -
     assert svg.read_text().startswith("<?xml") and "<polygon" in svg.read_text()
 
 
+def test_positions_are_told_from_the_towers_corner() -> None:
+    """The pool's towers lie anywhere on the lattice (this set's had x = -1 and y = -5)."""
+    result = run("G01", "G05", "G17", "--json")
+    bricks = json.loads(result.output)["tower"]["bricks"]
+    assert min(b["x"] for b in bricks) == 0 and min(b["y"] for b in bricks) == 0
+
+
 def test_solvable_text_describes_each_brick() -> None:
     result = run("G01")
     assert result.exit_code == 0

@@ -25,7 +25,7 @@ from tower_print.brix.bricks import BrickSet
 from tower_print.brix.checker import check_witness
 from tower_print.brix.difficulty import TowerPool
 from tower_print.brix.evaluate import Evaluator
-from tower_print.brix.geometry import PlacedBrick
+from tower_print.brix.geometry import PlacedBrick, normalized
 from tower_print.brix.language import Condition
 from tower_print.brix.model import DIRECTIONS, TowerModel
 from tower_print.brix.search import SEARCH_STEPS, Tower, TowerSearch
@@ -75,6 +75,12 @@ class Verdict:
     candidates: int = 0
     lemmas: int = 0
     notes: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        # Pool, kept and Z3 towers sit anywhere on the lattice; users read the positions from
+        # the tower's corner (`verify.building_steps`), as the search and deals give them.
+        if self.tower is not None:
+            self.tower = normalized(self.tower)
 
 
 KNOWN_CONFLICT_NOTE = ("a conflict proved minimal before (content/brix/conflicts/ says how; "
