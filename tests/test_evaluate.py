@@ -6,7 +6,7 @@ import pytest
 from towers import GREEN_TOWER, flat_x, upright
 
 from tower_print.brix.bricks import default_bricks
-from tower_print.brix.evaluate import holds
+from tower_print.brix.evaluate import Evaluator, holds
 from tower_print.brix.language import parse
 from tower_print.brix.statics import stands
 
@@ -73,3 +73,12 @@ def test_only_used_bricks_count() -> None:
     assert holds(parse("every blue brick rests on some red brick", pink.color_names), tower, pink)
     assert holds(parse("there is exactly 1 red brick", pink.color_names), tower, pink)
     assert not holds(parse("some gray brick touches the ground", pink.color_names), tower, pink)
+
+
+def test_one_evaluator_judges_conditions_parsed_and_dropped_in_turn() -> None:
+    """The evaluator remembers answers by the conditions' object identity: a condition parsed,
+    judged and dropped must not lend its answers to the next one that reuses its memory."""
+    judge = Evaluator(GREEN_TOWER, GREEN)
+    for _ in range(3):
+        for text, truth in TRUTH.items():
+            assert judge.condition(parse(text, GREEN.color_names)) is truth, text

@@ -42,13 +42,24 @@ class Quant:
 
     def shortfall(self, count: int, total: int) -> int:
         """How many candidates would have to change for the quantifier to hold (0: it holds).
-        A graded reading of `holds`, used to steer the search for towers."""
-        return {
-            "every": total - count, "no": count, "some": max(0, 1 - count),
-            "at least": max(0, self.n - count), "at most": max(0, count - self.n),
-            "exactly": abs(count - self.n), "more than": max(0, self.n + 1 - count),
-            "fewer than": max(0, count - self.n + 1),
-        }[self.kind]
+        A graded reading of `holds`, used to steer the search for towers (which asks it
+        hundreds of thousands of times: hence tests, not a table built per call)."""
+        kind, n = self.kind, self.n
+        if kind == "every":
+            return total - count
+        if kind == "no":
+            return count
+        if kind == "some":
+            return 0 if count else 1
+        if kind == "at least":
+            return max(0, n - count)
+        if kind == "at most":
+            return max(0, count - n)
+        if kind == "exactly":
+            return abs(count - n)
+        if kind == "more than":
+            return max(0, n + 1 - count)
+        return max(0, count - n + 1)  # fewer than
 
     def graded_shortfall(self, distances: Sequence[int]) -> int:
         """`shortfall` when each candidate is some `distance` from meeting the predicate (0: it
