@@ -7,6 +7,10 @@ Deals are drawn as the rulebook does (tower_print/brix/deals.py) from a seeded g
 verify runs on a fresh solver with the measured difficulty's pool of random standing towers and
 the deck's shape library, as one `tower-print brix verify` call would (the pool is drawn once per
 deck, outside the timing: the command reads it from its cache; the library is read inside it).
+Each card's verdict on the pool and on the audits' known towers is also read or judged before
+the timing: the command keeps them on disk, so only an installation's first verify with a card
+pays for judging (about 0.1 s a card), and without this a change to the evaluator, which voids
+those caches, would land in the timings of whichever deals come first.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import random
 import statistics
 import time
 
+from tower_print.brix.conflicts import known_towers
 from tower_print.brix.deals import LEVELS, draw_level
 from tower_print.brix.decks import DECK_NAMES, shipped_deck
 from tower_print.brix.difficulty import pool
@@ -37,7 +42,9 @@ def main() -> None:
           f"{'solvable':>9} {'unsolvable':>10} {'unknown':>8}")
     for name in args.deck or DECK_NAMES:
         deck = shipped_deck(name)
-        pool(deck.bricks, deck.all_used)  # drawn (or read from the cache) before the timing
+        for towers in (pool(deck.bricks, deck.all_used), known_towers(deck)):
+            for card in deck.cards if towers is not None else ():
+                towers.mask(card.condition)  # read from the cache, or judged, before the timing
         for level in args.level or tuple(LEVELS):
             rng = random.Random(f"{args.seed}-{name}-{level}")
             times: list[float] = []
