@@ -63,6 +63,7 @@ def test_unsolvable_names_the_contradicting_cards(tmp_path: Path) -> None:
     assert result.exit_code == 1, result.output
     assert "unsolvable" in result.output and "C1: at most 2" in result.output
     assert "at an angle" in result.output
+    assert "measured" not in result.output  # no difficulty for a set that cannot be built
     assert not svg.exists()
 
 

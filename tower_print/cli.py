@@ -159,11 +159,12 @@ def brix_verify(
     """Can one tower meet all these cards?
 
     Exit 0 solvable (with a checked tower), 1 unsolvable (with the cards that contradict),
-    3 unknown (time limit), 2 bad input. Also prints the measured difficulty: the share of
-    random standing towers that meet every card."""
+    3 unknown (time limit), 2 bad input. Also prints the measured difficulty (unless the
+    cards are proved unsolvable): the share of random standing towers that meet every card."""
     from tower_print.brix.challenges import decide, default_challenges
     from tower_print.brix.conflicts import save_known_towers
     from tower_print.brix.difficulty import measure
+    from tower_print.brix.solver import UNSOLVABLE
     from tower_print.brix.verify import (
         EXIT_CODES,
         conditions_to_check,
@@ -181,9 +182,12 @@ def brix_verify(
         check_out_file(svg, "--svg")
     decided = decide(verify_solver(chosen, seed), items, challenges, timeout)
     save_known_towers(chosen)
-    difficulty = measure([it.condition for it in items], chosen.bricks, chosen.all_used,
-                         required=[c.condition for c in challenges if c.condition],
-                         may_drop=max((c.drop for c in challenges), default=0))
+    # A set proved unsolvable has no difficulty: its share of random towers is 0, and the
+    # line would call it "hard" beside the proof that it cannot be built.
+    difficulty = None if decided.status == UNSOLVABLE else measure(
+        [it.condition for it in items], chosen.bricks, chosen.all_used,
+        required=[c.condition for c in challenges if c.condition],
+        may_drop=max((c.drop for c in challenges), default=0))
     if as_json:
         typer.echo(json.dumps(round_json(decided, items, challenges, chosen, difficulty),
                               indent=2))
