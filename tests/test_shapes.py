@@ -19,9 +19,17 @@ from tower_print.brix.sampling import sample_towers
 from tower_print.brix.search import TowerSearch
 from tower_print.brix.shape_library import library_folder, load_library, shape_library
 from tower_print.brix.shape_training import greedy_shapes, shape_of
-from tower_print.brix.shapes import Shape, ShapeLibrary, arrangements, colourings
+from tower_print.brix.shapes import (
+    Shape,
+    ShapeLibrary,
+    arrangements,
+    colour_mixes,
+    colourings,
+    merged,
+)
 from tower_print.brix.solver import Labeled, TowerSolver
 from tower_print.brix.statics import stands
+from tower_print.brix.symmetry import unnamed_colours
 from tower_print.cli import app
 from tower_print.content import ContentError
 
@@ -76,6 +84,26 @@ def test_conditions_read_each_colouring_as_the_evaluator_does(deck, source) -> N
                     if slow != bool(verdict):
                         disagreements.append((describe(condition), shape.boxes, row.tolist()))
     assert disagreements == []
+
+
+@pytest.mark.parametrize("deck", [GREEN, PINK], ids=["green", "pink"])
+def test_colourings_merged_as_a_card_sees_them_give_the_same_verdicts(deck) -> None:  # noqa: ANN001
+    """A card judged on the colourings with the colours it does not name merged (`merged`)
+    holds on exactly the colourings it holds on when judged on all of them."""
+    names = deck.bricks.color_names
+    shrunk = 0
+    for tower in sample_towers(deck.bricks, deck.all_used, 3, seed=8):
+        shape = Shape(shape_of(tower), deck.bricks)
+        for mix in colour_mixes(deck.bricks, deck.all_used, len(tower)):
+            everyone = arrangements(mix)
+            for card in deck.cards:
+                unnamed = unnamed_colours([card.condition], deck.bricks)
+                named = frozenset(k for k, c in enumerate(names) if c not in unnamed)
+                rows, inverse = merged(mix, named)
+                assert (shape.meets(card.condition, rows)[inverse]
+                        == shape.meets(card.condition, everyone)).all(), card.id
+                shrunk += len(rows) < len(everyone)
+    assert shrunk  # cards naming few colours see fewer colourings
 
 
 def test_library_witness_is_a_checked_tower_meeting_the_cards() -> None:

@@ -18,6 +18,7 @@ colourings (one row per colouring, one column per slot) with the meaning `evalua
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from functools import cache
 from itertools import combinations, product
 
@@ -41,6 +42,7 @@ from tower_print.brix.language import (
     Selector,
     Symmetric,
 )
+from tower_print.brix.symmetry import unnamed_colours
 
 Box = tuple[int, int, int, int, int, int]  # x, y, z, dx, dy, dz
 Tower = tuple[PlacedBrick, ...]
@@ -80,15 +82,40 @@ def arrangements(counts: tuple[int, ...]) -> np.ndarray:
     return np.array(rows, dtype=np.int8).reshape(len(rows), sum(counts))
 
 
-def colourings(brick_set: BrickSet, all_used: bool, slots: int) -> list[np.ndarray]:
-    """Colourings of a shape with `slots` bricks the deck's rule allows, one matrix per mix of
-    colours (colour numbers index `brick_set.color_names`): all the bricks ("all"), or any
-    mix with at least one brick of each colour."""
+@cache
+def merged(counts: tuple[int, ...], named: frozenset[int]) -> tuple[np.ndarray, np.ndarray]:
+    """The colourings `arrangements(counts)` with every colour not in `named` replaced by one
+    of them, without repeats, and for each colouring its row there: (rows, inverse).
+
+    Why: a condition tells bricks apart only by the colours it names, so it holds on a
+    colouring exactly when it holds on the merged one, and a card naming one colour of a pink
+    tower of 9 bricks sees 36 colourings, not 22680."""
+    colours = arrangements(counts)
+    unnamed = [c for c, n in enumerate(counts) if n and c not in named]
+    if len(unnamed) < 2:
+        return colours, np.arange(len(colours))
+    lookup = np.arange(len(counts), dtype=np.int8)
+    lookup[unnamed] = unnamed[0]
+    merged_colours = lookup[colours]
+    codes = merged_colours.astype(np.int64) @ (len(counts) ** np.arange(colours.shape[1]))
+    _, first, inverse = np.unique(codes, return_index=True, return_inverse=True)
+    return merged_colours[first], inverse
+
+
+def colour_mixes(brick_set: BrickSet, all_used: bool, slots: int) -> list[tuple[int, ...]]:
+    """How many bricks of each colour (numbered as in `brick_set.color_names`) a shape with
+    `slots` bricks may have under the deck's rule: all the bricks ("all"), or any mix with at
+    least one brick of each colour."""
     available = [len(brick_set.by_color(c)) for c in brick_set.color_names]
     if all_used:
-        return [arrangements(tuple(available))] if sum(available) == slots else []
-    return [arrangements(mix) for mix in product(*(range(1, a + 1) for a in available))
-            if sum(mix) == slots]
+        return [tuple(available)] if sum(available) == slots else []
+    return [mix for mix in product(*(range(1, a + 1) for a in available)) if sum(mix) == slots]
+
+
+def colourings(brick_set: BrickSet, all_used: bool, slots: int) -> list[np.ndarray]:
+    """Colourings of a shape with `slots` bricks the deck's rule allows, one matrix per mix of
+    colours (`colour_mixes`)."""
+    return [arrangements(mix) for mix in colour_mixes(brick_set, all_used, slots)]
 
 
 class Shape:
@@ -239,6 +266,22 @@ def _bridges(brick: PlacedBrick, tower: Tower) -> bool:
     return any(not geometry.touches(a, b) for a, b in combinations(supports, 2))
 
 
+@dataclass
+class _Learnt:
+    """What a library has learnt of one condition (looked up once per question: hashing a
+    condition's tree for every shape was a tenth of a lookup's time)."""
+
+    condition: Condition
+    named: frozenset[int]
+    """The numbers of the colours the condition names (`merged`)."""
+    verdicts: dict[int, list[np.ndarray]] = field(default_factory=dict)
+    """Shape k's verdicts, one array per block of colourings: `witness` and then `nearest`
+    judge the same cards, and core minimisation asks about subsets of them."""
+    hopeless: set[int] = field(default_factory=set)
+    """Shapes no colouring of which meets the condition even alone: the next question with it
+    skips them (a deal's cards recur in the next)."""
+
+
 class ShapeLibrary:
     """Shapes to try, in order, with every colouring the deck's rule allows."""
 
@@ -249,51 +292,63 @@ class ShapeLibrary:
         self.boxes = [tuple(boxes) for boxes in shapes]
         # Built on first use, so a question answered early (or by Z3 first) pays for few.
         self._shapes: dict[int, Shape] = {}
-        self._colourings = {len(b): colourings(brick_set, all_used, len(b)) for b in self.boxes}
-        # Shapes no colouring of which meets a condition even alone, learnt while looking:
-        # the next question with that condition skips them (a deal's cards recur in the next).
-        self._hopeless: dict[Condition, set[int]] = {}
-        # Each shape's verdicts on a condition, for every colouring: `witness` and then
-        # `nearest` judge the same cards, and core minimisation asks about subsets of them.
-        # At most every card on every shape: 21 MB for the green library, 64 MB for pink.
-        self._verdicts: dict[tuple[int, Condition], list[np.ndarray]] = {}
-        # What the colourings of each size decide alone (`Shape.meets`), one memo per block.
-        self._shared = {slots: [{} for _ in blocks] for slots, blocks in self._colourings.items()}
+        self._mixes = {len(b): colour_mixes(brick_set, all_used, len(b)) for b in self.boxes}
+        self._colourings = {slots: [arrangements(mix) for mix in mixes]
+                            for slots, mixes in self._mixes.items()}
+        # At most every card's verdicts on every shape: 21 MB for the green library, 64 MB
+        # for pink.
+        self._learnt: dict[Condition, _Learnt] = {}
+        # What the colourings decide alone (`Shape.meets`), one memo per block of colourings
+        # as a condition naming some of the colours sees them (`merged`): (mix, named).
+        self._shared: dict[tuple[tuple[int, ...], frozenset[int]], dict[object, np.ndarray]] = {}
 
     def shape(self, k: int) -> Shape:
         if k not in self._shapes:
             self._shapes[k] = Shape(self.boxes[k], self.brick_set)
         return self._shapes[k]
 
-    def _judged(self, k: int, condition: Condition) -> list[np.ndarray]:
-        """Shape k's verdicts on `condition`, one array per block of colourings."""
-        key = (k, condition)
-        if key not in self._verdicts:
+    def _about(self, conditions: Sequence[Condition]) -> list[_Learnt]:
+        learnt = []
+        for condition in conditions:
+            if condition not in self._learnt:
+                unnamed = unnamed_colours([condition], self.brick_set)
+                self._learnt[condition] = _Learnt(condition, frozenset(
+                    k for k, colour in enumerate(self.brick_set.color_names)
+                    if colour not in unnamed))
+            learnt.append(self._learnt[condition])
+        return learnt
+
+    def _judged(self, k: int, card: _Learnt) -> list[np.ndarray]:
+        """Shape k's verdicts on the card's condition, one array per block of colourings,
+        each judged on the colourings merged as the condition sees them."""
+        if k not in card.verdicts:
             shape = self.shape(k)
-            slots = len(shape.boxes)
-            self._verdicts[key] = [
-                shape.meets(condition, colours, shared)
-                for colours, shared in zip(self._colourings[slots], self._shared[slots],
-                                           strict=True)]
-        return self._verdicts[key]
+            verdicts = []
+            for mix in self._mixes[len(shape.boxes)]:
+                rows, inverse = merged(mix, card.named)
+                shared = self._shared.setdefault((mix, card.named), {})
+                verdicts.append(shape.meets(card.condition, rows, shared)[inverse])
+            card.verdicts[k] = verdicts
+        return card.verdicts[k]
 
     def witness(
         self, conditions: Sequence[Condition], stop: Callable[[], bool] = lambda: False,
     ) -> Tower | None:
         """The first shape, in its first colouring, that meets every condition; None when none
         does (or `stop()` says so, asked between shapes)."""
+        cards = self._about(conditions)
         for k in range(len(self.boxes)):
             if stop():
                 return None
-            if any(k in self._hopeless.get(c, ()) for c in conditions):
+            if any(k in card.hopeless for card in cards):
                 continue
             shape = self.shape(k)
             mixes = self._colourings[len(shape.boxes)]
             verdicts = []
-            for condition in conditions:
-                verdicts.append(self._judged(k, condition))
+            for card in cards:
+                verdicts.append(self._judged(k, card))
                 if not any(v.any() for v in verdicts[-1]):
-                    self._hopeless.setdefault(condition, set()).add(k)
+                    card.hopeless.add(k)
                     break
             else:
                 colouring = first_meeting(mixes, verdicts)
@@ -315,13 +370,14 @@ class ShapeLibrary:
         solvable benchmark deals the library misses: from random towers the search found 15
         within 8000 moves (8 within 1500); from these, ranked by cards met alone, 20 (12); with
         the shortfall breaking ties, 22 (19)."""
+        cards = self._about(conditions)
         ranked: list[tuple[int, int, int, Tower]] = []
         for k in range(len(self.boxes)):
             if stop():
                 break
             shape = self.shape(k)
             best: tuple[int, np.ndarray] | None = None
-            judged = [self._judged(k, condition) for condition in conditions]
+            judged = [self._judged(k, card) for card in cards]
             for m, colours in enumerate(self._colourings[len(shape.boxes)]):
                 met = np.zeros(len(colours), dtype=np.int32)
                 for verdicts in judged:
