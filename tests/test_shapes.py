@@ -26,10 +26,10 @@ from tower_print.brix.shapes import (
     colour_mixes,
     colourings,
     merged,
+    named_colours,
 )
 from tower_print.brix.solver import Labeled, TowerSolver
 from tower_print.brix.statics import stands
-from tower_print.brix.symmetry import unnamed_colours
 from tower_print.cli import app
 from tower_print.content import ContentError
 
@@ -90,16 +90,13 @@ def test_conditions_read_each_colouring_as_the_evaluator_does(deck, source) -> N
 def test_colourings_merged_as_a_card_sees_them_give_the_same_verdicts(deck) -> None:  # noqa: ANN001
     """A card judged on the colourings with the colours it does not name merged (`merged`)
     holds on exactly the colourings it holds on when judged on all of them."""
-    names = deck.bricks.color_names
     shrunk = 0
     for tower in sample_towers(deck.bricks, deck.all_used, 3, seed=8):
         shape = Shape(shape_of(tower), deck.bricks)
         for mix in colour_mixes(deck.bricks, deck.all_used, len(tower)):
             everyone = arrangements(mix)
             for card in deck.cards:
-                unnamed = unnamed_colours([card.condition], deck.bricks)
-                named = frozenset(k for k, c in enumerate(names) if c not in unnamed)
-                rows, inverse = merged(mix, named)
+                rows, inverse = merged(mix, named_colours(card.condition, deck.bricks))
                 assert (shape.meets(card.condition, rows)[inverse]
                         == shape.meets(card.condition, everyone)).all(), card.id
                 shrunk += len(rows) < len(everyone)

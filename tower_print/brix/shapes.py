@@ -84,8 +84,9 @@ def arrangements(counts: tuple[int, ...]) -> np.ndarray:
 
 @cache
 def merged(counts: tuple[int, ...], named: frozenset[int]) -> tuple[np.ndarray, np.ndarray]:
-    """The colourings `arrangements(counts)` with every colour not in `named` replaced by one
-    of them, without repeats, and for each colouring its row there: (rows, inverse).
+    """The colourings `arrangements(counts)` with every colour not in `named` (colour numbers,
+    `named_colours`) replaced by the first of them, without repeats, and for each colouring
+    its row there: (rows, inverse).
 
     Why: a condition tells bricks apart only by the colours it names, so it holds on a
     colouring exactly when it holds on the merged one, and a card naming one colour of a pink
@@ -100,6 +101,12 @@ def merged(counts: tuple[int, ...], named: frozenset[int]) -> tuple[np.ndarray, 
     codes = merged_colours.astype(np.int64) @ (len(counts) ** np.arange(colours.shape[1]))
     _, first, inverse = np.unique(codes, return_index=True, return_inverse=True)
     return merged_colours[first], inverse
+
+
+def named_colours(condition: Condition, brick_set: BrickSet) -> frozenset[int]:
+    """The numbers (indexes into `brick_set.color_names`) of the colours `condition` names."""
+    unnamed = unnamed_colours([condition], brick_set)
+    return frozenset(k for k, colour in enumerate(brick_set.color_names) if colour not in unnamed)
 
 
 def colour_mixes(brick_set: BrickSet, all_used: bool, slots: int) -> list[tuple[int, ...]]:
@@ -273,7 +280,7 @@ class _Learnt:
 
     condition: Condition
     named: frozenset[int]
-    """The numbers of the colours the condition names (`merged`)."""
+    """The colours the condition names (`named_colours`)."""
     verdicts: dict[int, list[np.ndarray]] = field(default_factory=dict)
     """Shape k's verdicts, one array per block of colourings: `witness` and then `nearest`
     judge the same cards, and core minimisation asks about subsets of them."""
@@ -311,10 +318,8 @@ class ShapeLibrary:
         learnt = []
         for condition in conditions:
             if condition not in self._learnt:
-                unnamed = unnamed_colours([condition], self.brick_set)
-                self._learnt[condition] = _Learnt(condition, frozenset(
-                    k for k, colour in enumerate(self.brick_set.color_names)
-                    if colour not in unnamed))
+                self._learnt[condition] = _Learnt(
+                    condition, named_colours(condition, self.brick_set))
             learnt.append(self._learnt[condition])
         return learnt
 
