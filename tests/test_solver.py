@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import time
 from itertools import combinations
 
 import pytest
@@ -19,7 +20,7 @@ from tower_print.brix.evaluate import holds
 from tower_print.brix.language import parse
 from tower_print.brix.model import TowerModel
 from tower_print.brix.sampling import bricks_for_rule, random_tower
-from tower_print.brix.solver import Labeled, TowerSolver
+from tower_print.brix.solver import PROBE_WORK, Labeled, TowerSolver
 from tower_print.brix.statics import stands
 
 GREEN = shipped_deck("green")
@@ -271,3 +272,16 @@ def test_lemmas_learnt_on_a_hard_deal_keep_the_tower_built_by_hand() -> None:
         model.solver.add(model.condition(it.condition))
     pin(model, SPINE_TOWER)
     assert model.solver.check() == z3.sat, f"{solver.lemmas} lemmas cut off a standing tower"
+
+
+def test_the_side_question_gets_the_first_look() -> None:
+    """P23 names yellow and purple; without it the other five cards leave four colours in
+    order, and Z3 refutes them within its first look, where the six cards together ran out of
+    it (and of a second one: unknown within twice `PROBE_WORK`, 2-5 s to prove in all). The
+    side's proof settles the whole question, with the side's cards as the conflict."""
+    items = [Labeled(c.id, c.text, c.condition)
+             for c in map(PINK.card, ("P28", "P23", "P54", "P25", "P44", "P31"))]
+    solver = TowerSolver(PINK.bricks, PINK.all_used, search_steps=0, work=2 * PROBE_WORK)
+    status, tower, conflict = solver.check(items, time.monotonic() + 60)
+    assert status == "unsolvable" and tower is None
+    assert [it.label for it in conflict] == ["P28", "P54", "P25", "P44", "P31"]

@@ -121,6 +121,7 @@ class TowerSolver:
         self.all_used = all_used
         # Z3's phases: the hints each switch on (by name, see `phases`) and the work each may
         # use; the last phase, with no hints and no budget but the time, is implied.
+        self.probe_work = probe_work
         self._phase_plan = [((), probe_work)] if probe_work else []
         self._phase_plan += [(tuple(phase.split("+")), hint_work)
                              for phase in hints.split(",") if phase]
@@ -129,10 +130,11 @@ class TowerSolver:
         # the context that stays up until the next check begins, so an interrupt landing while
         # the Z3 thread read a model or added a lemma cut that work short: "sat" models breaking
         # the very cards assumed (~3 runs in 4 of the audit's brute-force test; none in 5 with
-        # no interrupts). `_checking` is true only around `check`, and after an interrupt the
-        # flag is cleared before anything else touches the context (`_clear_interrupt`).
+        # no interrupts). `_checking` is the context of the `check` under way (None outside
+        # one), and after an interrupt the flag is cleared before anything else touches the
+        # context (`_clear_interrupt`).
         self._guard = threading.Lock()
-        self._checking = False
+        self._checking: z3.Context | None = None
         self.candidates = 0
         self.lemmas = 0
         self.search = TowerSearch(brick_set, all_used, seed)
@@ -153,11 +155,9 @@ class TowerSolver:
         return [(tuple(named[h] for h in hints), work) for hints, work in self._phase_plan]
 
     def _switch(self, item: Labeled) -> z3.BoolRef:
-        """A literal that turns the condition on; used as a tracked assumption for cores."""
+        """A literal of the solver's model that turns the card on (`card_switch`)."""
         if item not in self._switches:
-            literal = z3.Bool(f"card_{len(self._switches)}_{item.label}", self.model.ctx)
-            self.model.solver.add(z3.Implies(literal, self.model.condition(item.condition)))
-            self._switches[item] = literal
+            self._switches[item] = card_switch(self.model, len(self._switches), item)
         return self._switches[item]
 
     def check(
@@ -194,6 +194,7 @@ class TowerSolver:
         # Z3 terms are built here, not in the Z3 thread
         main = self._question(items)
         side = self._side_question(main)
+        look = None if side is None or not self.probe_work else self._look_model(side)
         race = _Race(any_tower)
         # Z3 contexts are not thread-safe, and Python's cyclic garbage collector, run in this
         # thread, would free Z3 objects (Z3_dec_ref on the same context) while Z3 works in the
@@ -202,8 +203,8 @@ class TowerSolver:
         # during the race; reference counting still frees everything that is not a cycle.
         with gc_paused():
             worker = threading.Thread(
-                target=race.run_z3, args=(lambda: self._z3_check(main, side, deadline, race),),
-                daemon=True)
+                target=race.run_z3,
+                args=(lambda: self._z3_check(main, side, look, deadline, race),), daemon=True)
             worker.start()
             try:
                 tower = None
@@ -253,8 +254,8 @@ class TowerSolver:
         """Interrupt Z3 if it is inside `check` (anywhere else an interrupt would cut other
         work short, see __init__); whether it was."""
         with self._guard:
-            if self._checking:
-                self.model.solver.ctx.interrupt()
+            if self._checking is not None:
+                self._checking.interrupt()
                 return True
         return False
 
@@ -263,26 +264,30 @@ class TowerSolver:
         starts by lowering it, and one on an empty solver costs nothing."""
         z3.Solver(ctx=self.model.ctx).check()
 
-    def _question(self, items: Sequence[Labeled]) -> _Question:
+    def _question(self, items: Sequence[Labeled], model: TowerModel | None = None) -> _Question:
         """The literals that ask Z3 about `items`, with the colours they cannot tell apart put
-        in order, and the bricks of colours they do not name (tower_print/brix/symmetry.py)."""
+        in order, and the bricks of colours they do not name (tower_print/brix/symmetry.py);
+        in the solver's model, or in another `model` (its cards switched on afresh)."""
         conditions = [it.condition for it in items]
         blocks = interchangeable_colours(conditions, self.brick_set)
         free = unnamed_colours(conditions, self.brick_set)
         bricks_in_order = len(free) > 1  # that order puts every block of these colours in order
-        orders = {self.model.colour_order(b): b for b in blocks
+        asked = self.model if model is None else model
+        orders = {asked.colour_order(b): b for b in blocks
                   if not (bricks_in_order and set(b) <= set(free))}
         if bricks_in_order:
-            orders[self.model.brick_order(free)] = free
-        return _Question(tuple(items), {self._switch(it): it for it in items}, orders)
+            orders[asked.brick_order(free)] = free
+        switches = ({self._switch(it): it for it in items} if model is None
+                    else {card_switch(model, k, it): it for k, it in enumerate(items)})
+        return _Question(tuple(items), switches, orders)
 
     def _side_question(self, main: _Question) -> _Question | None:
         """The main question's cards but the one whose absence leaves the most colourings in
         order (`_z3_check` says how it is used), when that saves at least `SIDE_RATIO` times
-        main's colourings and the pool holds no tower meeting the rest (then they can be
-        built, and no proof is to be had there). It is asked more often the more it saves:
-        half the ratio per check of the main question (one pink deal, 24 colourings against 2:
-        asked every other time it took 50 s, only it 37 s)."""
+        main's colourings and neither the pool nor the known towers hold one meeting the rest
+        (then they can be built, and no proof is to be had there). It is asked more often the
+        more it saves: half the ratio per check of the main question (one pink deal, 24
+        colourings against 2: asked every other time it took 50 s, only it 37 s)."""
         cards = [it.condition for it in main.items]
         dropped = most_symmetric_without_one(cards, self.brick_set)
         if dropped is None:
@@ -290,8 +295,9 @@ class TowerSolver:
         rest = [it for k, it in enumerate(main.items) if k != dropped]
         blocks = interchangeable_colours([it.condition for it in rest], self.brick_set)
         ratio = colourings(blocks) // colourings(interchangeable_colours(cards, self.brick_set))
-        if ratio < SIDE_RATIO or (self.pool is not None and self.pool.witness(
-                [it.condition for it in rest]) is not None):
+        if ratio < SIDE_RATIO or any(
+                towers is not None and towers.witness([it.condition for it in rest]) is not None
+                for towers in (self.pool, self.known_towers)):
             return None
         return replace(self._question(rest), turns=ratio // 2)
 
@@ -307,7 +313,8 @@ class TowerSolver:
         return cards
 
     def _z3_check(
-        self, main: _Question, side: _Question | None, deadline: float, race: _Race,
+        self, main: _Question, side: _Question | None, look: _Look | None, deadline: float,
+        race: _Race,
     ) -> Outcome:
         """Z3 proposes, the LP disposes (`_z3_rounds`), while the falling candidates are nudged
         beside it (`_Nudges`): the first candidate, in Z3's order, that stands or has a nudge
@@ -319,7 +326,7 @@ class TowerSolver:
             (lambda candidate: self._nudged(candidate, main.items, stop)) if self.nudge else None,
             self._interrupt)
         try:
-            outcome = self._z3_rounds(main, side, deadline, race, nudges)
+            outcome = self._z3_rounds(main, side, look, deadline, race, nudges)
         finally:
             nudged = nudges.settle()
         if nudged is None:
@@ -329,19 +336,20 @@ class TowerSolver:
         return SOLVABLE, nudged, ()
 
     def _z3_rounds(
-        self, main: _Question, side: _Question | None, deadline: float, race: _Race,
-        nudges: _Nudges,
+        self, main: _Question, side: _Question | None, look: _Look | None, deadline: float,
+        race: _Race, nudges: _Nudges,
     ) -> Outcome:
         """Z3's rounds of candidates and lemmas; UNKNOWN when the race stops Z3, the deadline
         passes or a nudge of an earlier candidate stood (`_z3_check` then returns that).
 
         `side` (`_side_question`): the cards without the one whose absence leaves the most
-        colours interchangeable. Once the hinted phases are over, Z3 is asked about it
-        `side.turns` times for each time it is asked about the cards: a proof that it cannot be
-        built settles the whole question, and with more colours in order Z3 meets each falling
-        arrangement in fewer colourings (one pink deal, unknown at 120 s, was proved in 50 s
-        this way). Its falling candidates teach lemmas like any other; once it has a standing
-        tower it is no longer asked."""
+        colours interchangeable. It gets the first look (`_first_look`, asked of `look`), and
+        once the hinted phases are over, Z3 is asked about it `side.turns` times for each time
+        it is asked about the cards: a proof that it cannot be built settles the whole
+        question, and with more colours in order Z3 meets each falling arrangement in fewer
+        colourings (one pink deal, unknown at 120 s, was proved in 50 s this way). Its falling
+        candidates teach lemmas like any other; once it has a standing tower it is no longer
+        asked."""
         stop = race.stop_z3
         items = main.items
         solver = self.model.solver
@@ -351,6 +359,10 @@ class TowerSolver:
         # usually found fast. A phase ends when its budget is spent or its hints take part in a
         # contradiction; only a contradiction without hints is "unsolvable".
         phases = list(self.phases)
+        if look is not None:
+            refuted = self._first_look(look, deadline, stop)
+            if refuted is not None:
+                return refuted
         spent = used = final_checks = 0
         falling = None  # the latest falling candidate, nudged once Z3 looks for the next
         while True:
@@ -377,7 +389,7 @@ class TowerSolver:
             with self._guard:
                 if stop.is_set():
                     return UNKNOWN, None, ()
-                self._checking = True
+                self._checking = self.model.ctx
             if falling is not None:
                 # Only now: a nudge holding Python's lock delays each of the Z3 calls above
                 # by up to the interpreter's switch interval (40 ms in all, as long as a nudge).
@@ -388,7 +400,7 @@ class TowerSolver:
                                       *(phases[0][0] if phases else ()))
             finally:
                 with self._guard:
-                    self._checking = False
+                    self._checking = None
             if stop.is_set():  # the search won; an interrupt may be pending: touch nothing
                 return UNKNOWN, None, ()
             if nudges.found():  # it may have interrupted this check
@@ -433,6 +445,44 @@ class TowerSolver:
                 return UNKNOWN, None, ()
             self._learn(tower, indices, parts)
             falling = tower
+
+    def _look_model(self, side: _Question) -> _Look:
+        """The side question asked of a model of its own, for `_first_look` (built here, in
+        the caller's thread: built in Z3's thread it took 2.3 s instead of 0.4 s, the search
+        holding Python's lock)."""
+        model = TowerModel(self.brick_set, self.all_used)
+        model.solver.set("random_seed", self.seed)
+        return _Look(model, self._question(side.items, model))
+
+    def _first_look(self, look: _Look, deadline: float, stop: threading.Event) -> Outcome | None:
+        """The side question's refutation within `PROBE_WORK`, asked before anything else of
+        a model of its own; None when there is none (or the race was stopped).
+
+        Why: the side's proof settles the whole question, and it often comes at once where the
+        main question runs out of its first look (P28 P23 P54 P25 P44 P31: 2-5 s to prove,
+        while its side, with four colours more in order, is refuted within the first look).
+        Why a model of its own (0.4 s to build): anything asked in the solver's context, even
+        of a copy of the solver, changes the path Z3 takes on the main question afterwards,
+        and with it which solvable deals are quick (asked in the solver itself, 24 deals with
+        side questions took 6 % less time in all, but two turned from solvable into unknown at
+        30 s and one the other way; with a model of its own the main question's path is the
+        same as without the first look)."""
+        solver = look.model.solver
+        solver.set("rlimit", self.probe_work)
+        solver.set("timeout", max(1, int((deadline - time.monotonic()) * 1000)))
+        with self._guard:
+            if deadline <= time.monotonic() or stop.is_set():
+                return None
+            self._checking = look.model.ctx
+        try:
+            answer = solver.check(*look.question.literals, *look.question.orders)
+        finally:
+            with self._guard:
+                self._checking = None
+        if answer != z3.unsat:
+            return None
+        return UNSOLVABLE, None, self._conflict(
+            look.question, {str(c) for c in solver.unsat_core()})
 
     def _learn(
         self, tower: tuple[PlacedBrick, ...], indices: Sequence[int], parts: Sequence[set[int]]
@@ -525,6 +575,22 @@ class _Question:
     orders: dict[z3.BoolRef, tuple[str, ...]]
     turns: int = 1
     """Checks of this question (a side question) for each check of the main one."""
+
+
+@dataclass(frozen=True)
+class _Look:
+    """A side question asked of a model of its own (`TowerSolver._first_look`)."""
+
+    model: TowerModel
+    question: _Question
+
+
+def card_switch(model: TowerModel, number: int, item: Labeled) -> z3.BoolRef:
+    """A literal that turns the card's condition on in `model`; a tracked assumption, so that
+    unsat cores name cards."""
+    literal = z3.Bool(f"card_{number}_{item.label}", model.ctx)
+    model.solver.add(z3.Implies(literal, model.condition(item.condition)))
+    return literal
 
 
 def meets(tower: tuple[PlacedBrick, ...], brick_set: BrickSet, items: Sequence[Labeled]) -> bool:
