@@ -9,7 +9,7 @@ the deck's shape library, as one `tower-print brix verify` call would (the pool 
 deck, outside the timing: the command reads it from its cache; the library is read inside it).
 Each card's verdict on the pool and on the audits' known towers is also read or judged before
 the timing: the command keeps them on disk, so only an installation's first verify with a card
-pays for judging (about 0.1 s a card), and without this a change to the evaluator, which voids
+pays for judging (about 0.03 s a card), and without this a change to the evaluator, which voids
 those caches, would land in the timings of whichever deals come first.
 """
 

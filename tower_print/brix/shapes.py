@@ -300,8 +300,6 @@ class ShapeLibrary:
         # Built on first use, so a question answered early (or by Z3 first) pays for few.
         self._shapes: dict[int, Shape] = {}
         self._mixes = {len(b): colour_mixes(brick_set, all_used, len(b)) for b in self.boxes}
-        self._colourings = {slots: [arrangements(mix) for mix in mixes]
-                            for slots, mixes in self._mixes.items()}
         # At most every card's verdicts on every shape: 21 MB for the green library, 64 MB
         # for pink.
         self._learnt: dict[Condition, _Learnt] = {}
@@ -348,7 +346,7 @@ class ShapeLibrary:
             if any(k in card.hopeless for card in cards):
                 continue
             shape = self.shape(k)
-            mixes = self._colourings[len(shape.boxes)]
+            mixes = [arrangements(mix) for mix in self._mixes[len(shape.boxes)]]
             verdicts = []
             for card in cards:
                 verdicts.append(self._judged(k, card))
@@ -383,7 +381,8 @@ class ShapeLibrary:
             shape = self.shape(k)
             best: tuple[int, np.ndarray] | None = None
             judged = [self._judged(k, card) for card in cards]
-            for m, colours in enumerate(self._colourings[len(shape.boxes)]):
+            for m, mix in enumerate(self._mixes[len(shape.boxes)]):
+                colours = arrangements(mix)
                 met = np.zeros(len(colours), dtype=np.int32)
                 for verdicts in judged:
                     met += verdicts[m]
