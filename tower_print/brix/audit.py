@@ -59,6 +59,7 @@ from tower_print.brix.geometry import PlacedBrick
 from tower_print.brix.marco import CardMap, MaskSet, mask_of, members
 from tower_print.brix.sampling import Tower, sample_towers
 from tower_print.brix.shape_library import shape_library
+from tower_print.brix.shrink import dropped_together
 from tower_print.brix.solver import SOLVABLE, UNKNOWN, UNSOLVABLE, Labeled, TowerSolver
 from tower_print.content import UserError
 
@@ -375,9 +376,11 @@ class SeedDecider:
 
     def shrink(self, core: int, outcome: Outcome) -> tuple[int, bool]:
         """A minimal conflict inside `core`. First re-solve the core while Z3 keeps returning a
-        smaller one (cheap: unsolvable answers come fast); then deletion: drop each card whose
-        absence keeps the set unsolvable. A card stays only when the rest is solvable, so what
-        remains is minimal unless some check was undecided (`Outcome.tried_at`)."""
+        smaller one (cheap: unsolvable answers come fast); then the cards in doubt (those whose
+        absence no known solvable set shows fatal) dropped together (`shrink.dropped_together`);
+        then deletion: drop each card whose absence keeps the set unsolvable. A card stays only
+        when the rest is solvable, so what remains is minimal unless some check was undecided
+        (`Outcome.tried_at`)."""
         kept = core
         while kept.bit_count() > 1 and not self.budget_spent():
             status, found, _ = self.check(kept, outcome)
@@ -385,6 +388,26 @@ class SeedDecider:
             if status != UNSOLVABLE or found == kept:
                 break
             kept = found
+
+        def clash(cards: list[int]) -> bool | None:
+            trial = mask_of(cards)
+            if self.facts.unsolvable_known(trial):
+                return True
+            if self.budget_spent():
+                return None
+            status, found, _ = self.check(trial, outcome)
+            outcome.checks += 1
+            if status == SOLVABLE:
+                self.facts.solvable.add(found)
+                outcome.found.append(found)
+            return None if status == UNKNOWN else status == UNSOLVABLE
+
+        cards = members(kept)
+        together = dropped_together(
+            cards, [k for k in cards if self.facts.solvable_known(kept & ~(1 << k))],
+            lambda trial: self.facts.solvable_known(mask_of(trial)), clash)
+        if together is not None:
+            return mask_of(together), True
         limits: list[float | None] = []  # of the checks that ran out: theirs (None: a fault)
         for k in members(kept):
             if not kept >> k & 1:

@@ -30,6 +30,7 @@ from tower_print.brix.language import Condition
 from tower_print.brix.model import DIRECTIONS, TowerModel
 from tower_print.brix.search import SEARCH_STEPS, Tower, TowerSearch
 from tower_print.brix.shapes import ShapeLibrary
+from tower_print.brix.shrink import dropped_together
 from tower_print.brix.statics import failing_parts, part_balanced
 from tower_print.brix.symmetry import (
     colourings,
@@ -565,39 +566,35 @@ class TowerSolver:
         a tower met meets is solvable, without asking). If time runs out part-way, the core is
         still a real conflict, just maybe not minimal.
 
-        Dropping a card that is not needed costs a proof, the dear answer; dropping one that
-        is costs a tower, mostly a ready one (`_ready_tower`). So the cards a ready tower shows
-        needed, by meeting all the others, are found first; when two or more cards are left in
-        doubt, they are first all dropped at once, then all but one, each in turn (a set a
-        tower met meets is skipped): one proof in place of one per card when that is a
-        conflict. (P26 P25 P53 ... of the verify benchmark: its core's two spare cards, dropped
-        one by one, took proofs of 19 s and 6 s; dropped together, the second alone.)"""
+        The cards a ready tower (`_ready_tower`) shows needed, by meeting all the others, are
+        found first, and the cards in doubt dropped together before one by one
+        (`shrink.dropped_together`; P26 P25 P53 ... of the verify benchmark: its core's two
+        spare cards, dropped one by one, took proofs of 19 s and 6 s; together, the second
+        alone)."""
         needed = [it for it in core
                   if self._ready_tower([k for k in core if k != it], deadline) is not None]
-        doubtful = [it for it in core if it not in needed]
         towers: list[tuple[PlacedBrick, ...]] = []
-        if len(doubtful) > 1:
-            status, tower, _ = self.check(needed, deadline, any_tower=True)
-            if status == UNSOLVABLE:
-                return tuple(k.label for k in needed), True
-            towers += [] if tower is None else [tower]
-            for item in doubtful if tower is not None else ():
-                trial = [k for k in core if k in needed or k == item]
-                if any(meets(known, self.brick_set, trial) for known in towers):
-                    continue
-                status, tower, _ = self.check(trial, deadline, any_tower=True)
-                if status == UNSOLVABLE:
-                    return tuple(k.label for k in trial), True
-                towers += [] if tower is None else [tower]
+
+        def solvable_known(cards: list[Labeled]) -> bool:
+            return any(meets(tower, self.brick_set, cards) for tower in towers)
+
+        def clash(cards: list[Labeled]) -> bool | None:
+            status, tower, _ = self.check(cards, deadline, any_tower=True)
+            towers.extend(() if tower is None else (tower,))
+            return None if status == UNKNOWN else status == UNSOLVABLE
+
+        together = dropped_together(core, needed, solvable_known, clash)
+        if together is not None:
+            return tuple(k.label for k in together), True
         kept = list(core)
         cores = [set(core)]
         minimal = True
-        for item in doubtful:
+        for item in (it for it in core if it not in needed):
             trial = [k for k in kept if k != item]
             if any(known <= set(trial) for known in cores):
                 kept = trial
                 continue
-            if any(meets(tower, self.brick_set, trial) for tower in towers):
+            if solvable_known(trial):
                 continue
             status, tower, smaller = self.check(trial, deadline, any_tower=True)
             if status == UNSOLVABLE:
