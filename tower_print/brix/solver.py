@@ -236,16 +236,14 @@ class TowerSolver:
         """A checked tower meeting `items` from the pool or the known towers, found without a
         search; with `library_until` (a deadline) from the shape library as well."""
         cards = [it.condition for it in items]
+        known = None
         for towers in (self.pool, self.known_towers):
-            known = None if towers is None else towers.witness(cards)
-            if known is not None:
-                break
-        else:
-            if library_until is None or self.library is None:
-                return None
+            if known is None and towers is not None:
+                known = towers.witness(cards)
+        if known is None and library_until is not None and self.library is not None:
             known = self.library.witness(cards, stop=lambda: time.monotonic() > library_until)
-            if known is None:
-                return None
+        if known is None:
+            return None
         check_witness(known, self.brick_set, self.all_used, [(it.label, it.condition)
                                                              for it in items])
         return known
@@ -580,7 +578,8 @@ class TowerSolver:
 
         def clash(cards: list[Labeled]) -> bool | None:
             status, tower, _ = self.check(cards, deadline, any_tower=True)
-            towers.extend(() if tower is None else (tower,))
+            if tower is not None:
+                towers.append(tower)
             return None if status == UNKNOWN else status == UNSOLVABLE
 
         together = dropped_together(core, needed, solvable_known, clash)
