@@ -62,6 +62,7 @@ def main() -> None:
                              "known (brix audit --known)")
     args = parser.parse_args()
     folder = args.cache or Path(tempfile.mkdtemp(prefix="audit-bench-"))
+    folder.mkdir(parents=True, exist_ok=True)
     if args.generate:
         deck = load_deck(generated_deck(args.generate, folder, args.rule))
     else:
