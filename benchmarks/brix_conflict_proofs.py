@@ -32,7 +32,7 @@ from multiprocessing import get_context
 from pathlib import Path
 
 from tower_print.brix.audit import AuditLog, AuditSettings, SeedDecider, largest_deal
-from tower_print.brix.conflicts import conflicts_to_take
+from tower_print.brix.conflicts import conflicts_folder, conflicts_to_take
 from tower_print.brix.decks import Deck
 from tower_print.brix.verify import open_deck
 
@@ -64,10 +64,11 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=AuditSettings.timeout)
     args = parser.parse_args()
     deck = open_deck(args.deck)
-    known = conflicts_to_take(Path("content/brix/conflicts") / f"{deck.name}.yaml", deck)
+    known = conflicts_to_take(conflicts_folder() / f"{deck.name}.yaml", deck)
     index = {card.id: k for k, card in enumerate(deck.cards)}
     masks = sorted(sum(1 << index[i] for i in ids) for ids in known.sets)
-    sample = masks if not args.sample else random.Random(args.seed).sample(masks, args.sample)
+    size = min(args.sample, len(masks)) or len(masks)
+    sample = random.Random(args.seed).sample(masks, size)
     settings = AuditSettings(timeout=args.timeout, max_cards=largest_deal(deck))
     seconds: dict[int, list[float]] = defaultdict(list)
     statuses: dict[str, int] = defaultdict(int)
