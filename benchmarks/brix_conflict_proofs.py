@@ -26,14 +26,16 @@ import random
 import statistics
 import tempfile
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 from pathlib import Path
 
-from tower_print.brix.audit import AuditLog, AuditSettings, SeedDecider, largest_deal
+from tower_print.brix.audit import AuditLog, AuditSettings, SeedDecider, card_masks, largest_deal
 from tower_print.brix.conflicts import conflicts_folder, conflicts_to_take
 from tower_print.brix.decks import Deck
+from tower_print.brix.marco import members
+from tower_print.brix.solver import UNSOLVABLE
 from tower_print.brix.verify import open_deck
 
 AUDIT_SECONDS = 1800.0
@@ -65,13 +67,11 @@ def main() -> None:
     args = parser.parse_args()
     deck = open_deck(args.deck)
     known = conflicts_to_take(conflicts_folder() / f"{deck.name}.yaml", deck)
-    index = {card.id: k for k, card in enumerate(deck.cards)}
-    masks = sorted(sum(1 << index[i] for i in ids) for ids in known.sets)
-    size = min(args.sample, len(masks)) or len(masks)
-    sample = random.Random(args.seed).sample(masks, size)
+    masks = sorted(card_masks(deck, known.sets))
+    sample = random.Random(args.seed).sample(masks, min(args.sample, len(masks)) or len(masks))
     settings = AuditSettings(timeout=args.timeout, max_cards=largest_deal(deck))
     seconds: dict[int, list[float]] = defaultdict(list)
-    statuses: dict[str, int] = defaultdict(int)
+    statuses: Counter[str] = Counter()
     start = time.monotonic()
     with tempfile.TemporaryDirectory() as folder, ProcessPoolExecutor(
             args.jobs, mp_context=get_context("spawn"), initializer=_start,
@@ -79,8 +79,8 @@ def main() -> None:
         for mask, status, took, found in pool.map(_prove, sample):
             seconds[mask.bit_count()].append(took)
             statuses[status] += 1
-            if status != "unsolvable" or found != mask.bit_count():
-                ids = " ".join(card.id for k, card in enumerate(deck.cards) if mask >> k & 1)
+            if status != UNSOLVABLE or found != mask.bit_count():
+                ids = " ".join(deck.cards[k].id for k in members(mask))
                 print(f"  {status} ({found} of {mask.bit_count()} cards): {ids}")
     wall = time.monotonic() - start
     every = [s for times in seconds.values() for s in times]
