@@ -17,7 +17,6 @@ from tower_print.brix.conflicts import (
     gather_conflicts,
     known_conflicts,
     known_towers,
-    load_conflicts,
     read_conflict_file,
     save_known_towers,
     write_conflicts,
@@ -101,14 +100,13 @@ def test_written_conflicts_read_back(tmp_path: Path) -> None:
     write_conflicts(path, PLANTED, ConflictFile((("T8", "T3", "T1"), ("T2", "T1")), 2,
                                                 ("Built by: hand", "  on a Tuesday")),
                     "two of them")
-    assert load_conflicts(path, PLANTED) == (("T1", "T2"), ("T1", "T3", "T8"))
     assert read_conflict_file(path, PLANTED) == ConflictFile(
         (("T1", "T2"), ("T1", "T3", "T8")), 2, ("Built by: hand", "  on a Tuesday"))
     changed = dataclasses.replace(PLANTED, cards=(
         dataclasses.replace(PLANTED.cards[0], source="there are exactly 4 vertical bricks"),
         *PLANTED.cards[1:]))
     assert deck_fingerprint(changed) != deck_fingerprint(PLANTED)
-    assert load_conflicts(path, changed) == ()  # written for another version of the deck
+    assert read_conflict_file(path, changed) is None  # written for another version of the deck
 
 
 def test_conflicts_proved_without_z3_keep_their_proof_through_audits(tmp_path: Path) -> None:
@@ -118,7 +116,7 @@ def test_conflicts_proved_without_z3_keep_their_proof_through_audits(tmp_path: P
                                                 proofs=((("T4", "T3"), proof),)), "by hand")
     read = read_conflict_file(path, PLANTED)
     assert read is not None and read.proofs == ((("T3", "T4"), proof),)
-    assert load_conflicts(path, PLANTED) == (("T1", "T2"), ("T3", "T4"))
+    assert read.sets == (("T1", "T2"), ("T3", "T4"))
     after = gather_conflicts(path, PLANTED, [["T1", "T2"], ["T5", "T8"]], [], False, 2, "audit")
     assert after.proofs == read.proofs and len(after.sets) == 3
 
@@ -128,7 +126,7 @@ def test_a_proof_of_a_set_the_list_lacks_names_its_line(tmp_path: Path) -> None:
     path.write_text(f"deck: planted\nfingerprint: {deck_fingerprint(PLANTED)}\nconflicts:\n"
                     "  - T1 T2\nproofs:\n  - cards: T1 T3\n    by: hand\n", encoding="utf-8")
     with pytest.raises(ContentError, match=r"planted.yaml:6: .*cards.*'T1 T3' is not in the"):
-        load_conflicts(path, PLANTED)
+        read_conflict_file(path, PLANTED)
 
 
 def test_an_audit_adds_its_conflicts_to_those_the_file_holds(tmp_path: Path) -> None:
@@ -264,7 +262,7 @@ def test_a_bad_conflicts_file_names_its_line_and_field(
     path = tmp_path / "planted.yaml"
     path.write_text(text.replace("FP", deck_fingerprint(PLANTED)), encoding="utf-8")
     with pytest.raises(ContentError) as error:
-        load_conflicts(path, PLANTED)
+        read_conflict_file(path, PLANTED)
     assert str(path) in str(error.value) and field in str(error.value)
 
 

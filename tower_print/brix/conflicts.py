@@ -235,16 +235,9 @@ def _towers_to_keep(
     return tuple(chosen.values())
 
 
-def load_conflicts(path: Path, deck: Deck) -> tuple[tuple[str, ...], ...]:
-    """Card ids of each conflict in `path`, checked against `deck` (its name and card ids);
-    none when the file was written for another version of the deck (its fingerprint)."""
-    known = read_conflict_file(path, deck)
-    return () if known is None else known.sets
-
-
 def read_conflict_file(path: Path, deck: Deck) -> ConflictFile | None:
-    """The file checked against `deck` (as `load_conflicts`); None when it was written for
-    another version of the deck."""
+    """The file checked against `deck` (its name and card ids); None when it was written for
+    another version of the deck (its fingerprint)."""
     root = load_yaml(path, fast=True)
     root.only_keys("deck", "fingerprint", "complete_up_to", "conflicts", "proofs",
                    "unminimised", "towers")
