@@ -19,6 +19,17 @@ import z3
 z3.set_param("ctrl_c", False)
 
 
+def new_context() -> z3.Context:
+    """A Z3 context that Ctrl-C may interrupt while it is being made. `z3.Context` sets `owner`
+    only once Z3 has made the context, and its destructor reads it: an interrupt before that
+    left "AttributeError: 'Context' object has no attribute 'owner'" as the last line of an
+    interrupted command. Marked as owning nothing first, a half-made context goes quietly."""
+    context = z3.Context.__new__(z3.Context)
+    context.owner = False
+    context.__init__()  # type: ignore[misc]
+    return context
+
+
 def check(solver: z3.Solver, *assumptions: z3.BoolRef) -> z3.CheckSatResult:
     """`solver.check(*assumptions)`, interruptible by Ctrl-C (KeyboardInterrupt) in the main
     thread. The cyclic garbage collector is paused meanwhile: it would free Z3 objects of the

@@ -117,7 +117,7 @@ class CardMap:
         self.n = n
         self.full = (1 << n) - 1
         self.max_cards = max_cards
-        self.ctx = z3.Context()
+        self.ctx = z3check.new_context()
         self.solver = z3.Solver(ctx=self.ctx)
         self.solver.set("random_seed", seed)
         self.cards = [z3.Bool(f"card_{k}", self.ctx) for k in range(n)]

@@ -27,6 +27,7 @@ from itertools import combinations
 
 import z3
 
+from tower_print import z3check
 from tower_print.brix.bricks import BrickSet
 from tower_print.brix.geometry import PlacedBrick, rests_on
 from tower_print.brix.language import (
@@ -87,7 +88,7 @@ class TowerModel:
         self.margin = Fraction(brick_set.stability_margin).limit_denominator(100)
         # A context of its own: Z3's internal numbering, hence its search and its answers, then
         # depend only on this model, not on what else the process built before.
-        self.ctx = z3.Context()
+        self.ctx = z3check.new_context()
         self.solver = z3.Solver(ctx=self.ctx)
         bricks = brick_set.bricks
         self.x = [z3.Int(f"x_{b.name}", self.ctx) for b in bricks]

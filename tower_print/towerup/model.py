@@ -48,7 +48,7 @@ class Verdict:
 class _Model:
     def __init__(self, side: Side, rules: Rules, words: Vocabulary, players: int,
                  objectives: Sequence[Objective], seed: int) -> None:
-        self.ctx = z3.Context()
+        self.ctx = z3check.new_context()
         self.side, self.rules, self.words = side, rules, words
         ctx = self.ctx
         self.solver = z3.Solver(ctx=ctx)
