@@ -78,6 +78,30 @@ def test_map_finds_every_planted_conflict_of_a_random_oracle(trial: int) -> None
     assert set(cmap.muses) == truth
 
 
+@pytest.mark.parametrize("trial", range(4))
+def test_seeds_by_size_find_every_conflict_in_growing_sizes(trial: int) -> None:
+    """Seeds asked for smallest sizes first find exactly the planted minimal conflicts, and
+    every seed holds at most one card more than the size explored so far, which only grows."""
+    rng = random.Random(200 + trial)
+    n = 11
+    planted = [mask_of(rng.sample(range(n), rng.randint(2, 6))) for _ in range(rng.randint(2, 7))]
+    bad = lambda mask: any(p & ~mask == 0 for p in planted)  # noqa: E731
+    cmap = CardMap(n, max_cards=None, seed=trial)
+    explored = [cmap.explored_up_to]
+    while (seed := cmap.seed_by_size()) is not None:
+        assert seed.bit_count() <= cmap.explored_up_to + 1 or cmap.explored_up_to == n - 1
+        explored.append(cmap.explored_up_to)
+        if bad(seed):
+            cmap.add_mus(_shrunk(seed, bad))
+        else:
+            cmap.add_solvable(seed)
+        cmap.settle(seed)
+    assert cmap.closed
+    assert set(cmap.muses) == _minimal(planted)
+    assert explored == sorted(explored)
+    assert cmap.explored_up_to == n - 1  # and then every size was explored
+
+
 def test_map_with_a_size_limit_explains_every_small_set() -> None:
     n, limit = 9, 3
     planted = [mask_of([0, 1]), mask_of([2, 3, 4]), mask_of([5, 6, 7, 8])]

@@ -12,8 +12,9 @@ test: it is unsolvable exactly when it contains one of them. The search is MARCO
   each only decided, not shrunk: a check takes seconds where shrinking its conflict takes
   minutes, and these deals, a random sample decided one by one, are what bounds the odds of
   an unsolvable deal while much of the map is still open (`audit_report.Odds`);
-- then seeds, in turn: the map's maximal unexplored sets, and the conflicts those deals
-  met, to be shrunk (so the conflicts real deals run into are found early); a process pool
+- then seeds, in turn: the map's maximal unexplored sets, of 4 cards at most until none is
+  left, then of 5, and so on (`CardMap.seed_by_size`), and the conflicts those deals met, to
+  be shrunk (so the conflicts real deals run into are found early); a process pool
   decides them with `TowerSolver.check` (a quick local search races Z3);
 - a solvable seed comes back grown to every card its witness tower meets;
 - an unsolvable seed is shrunk to a MUS: Z3's unsat core, narrowed while re-solving it gives a
@@ -755,7 +756,7 @@ class Explorer:
             turn[0] += 1
             core = next_core()
             if core is None or turn[0] % 2 == 0:
-                seed = self.map.seed()
+                seed = self.map.seed_by_size()
                 if seed is not None:
                     return _decide, seed, (True,)
             if core is None:

@@ -21,6 +21,9 @@ A set the solver could not decide in time ("unknown") is held back with its subs
 the map then closes without having explained them, and the caller must report the result as
 incomplete (the MUSes inside such a set may be missing).
 
+Seeds can also be asked for in growing sizes (`seed_by_size`), so that the conflicts of few
+cards, which spoil the most deals, are found before the larger ones.
+
 Small sets first (`small_seed`): a full enumeration may be out of reach in the time at hand,
 but the map can be asked for an unexplored set of at most k cards, not grown. Deciding those
 first, k = 1, 2, 3, ..., finds every conflict of up to k cards (a small seed that is unsolvable
@@ -139,6 +142,7 @@ class CardMap:
         self._undecided_above = z3.Bool("undecided_above", self.ctx)
         self._small: dict[int, z3.BoolRef] = {}  # k -> literal for "1 to k cards"
         self.explained_up_to = 0  # `explain_up_to`
+        self.explored_up_to = 0  # `seed_by_size`
 
     # ------------------------------------------------------------------ what is known
     def known_solvable(self, mask: int) -> bool:
@@ -183,6 +187,11 @@ class CardMap:
         return (mask.bit_count() <= self.explained_up_to or self.known_solvable(mask)
                 or self.known_unsolvable(mask) or self.unknown.has_superset_of(mask))
 
+    @property
+    def pending(self) -> bool:
+        """Some seed is being decided."""
+        return bool(self._pending)
+
     def held_back(self, mask: int) -> bool:
         """Inside a pending seed: its answer may explain this set, so wait for it."""
         return any(mask & ~p == 0 for p in self._pending)
@@ -201,19 +210,23 @@ class CardMap:
         self.solver.add(clause if guard is None else z3.Implies(guard, clause))
 
     # ------------------------------------------------------------------ seeds
-    def seed(self) -> int | None:
-        """A maximal unexplored set not overlapping the pending ones' subsets, or None when
-        nothing is left (`closed` once nothing is pending either)."""
+    def seed(self, limit: int | None = None) -> int | None:
+        """A maximal unexplored set (of at most `limit` cards, when given) not overlapping the
+        pending ones' subsets, or None when there is none (`closed` once nothing is pending
+        either and no limit was given)."""
         guards = [*self._pending.values(), self._undecided_below]
+        if limit is not None:
+            guards.append(self._at_most(limit))
         if z3check.check(self.solver, *guards) != z3.sat:
-            self.closed = not self._pending
+            self.closed = limit is None and not self._pending
             return None
         model = self.solver.model()
         chosen = [k for k in range(self.n) if z3.is_true(model.eval(self.cards[k]))]
         order = [k for k in range(self.n) if k not in chosen]
         self.rng.shuffle(order)
+        cap = min(c for c in (limit, self.max_cards, self.n) if c is not None)
         for k in order:
-            if self.max_cards is not None and len(chosen) >= self.max_cards:
+            if len(chosen) >= cap:
                 break
             trial = [*chosen, k]
             if z3check.check(self.solver, *guards, *(self.cards[j] for j in trial)) == z3.sat:
@@ -221,6 +234,23 @@ class CardMap:
         mask = mask_of(chosen)
         self.claim(mask)
         return mask
+
+    def seed_by_size(self) -> int | None:
+        """`seed`, small sets first: a maximal unexplored set of at most `explored_up_to` + 1
+        cards while there are any, then of one card more (a larger one while those left are
+        pending), `explored_up_to` going up once none is left or pending. A small conflict is
+        held by many more deals than a large one, and a search among small sets finds them
+        fast: pink's shipped file, complete up to 3 cards, lacked 121 conflicts of 4 cards that
+        one 30-minute audit of the sets of up to 4 cards found (a round over all sizes had just
+        found 7, of 5 to 9 cards)."""
+        largest = min(self.n, self.max_cards or self.n)
+        for limit in range(self.explored_up_to + 1, largest):
+            seed = self.seed(limit)
+            if seed is not None:
+                return seed
+            if not self._pending:
+                self.explored_up_to = limit
+        return self.seed()
 
     def small_seed(self, limit: int) -> int | None:
         """An unexplored set of 1 to `limit` cards, fewest cards first, not grown; None when
