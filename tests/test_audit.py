@@ -55,6 +55,18 @@ def _shrunk(seed: int, bad: Callable[[int], bool]) -> int:
     return core
 
 
+def _decide_all(cmap: CardMap, next_seed: Callable[[], int | None], bad: Callable[[int], bool],
+                seen: Callable[[int], None] = lambda seed: None) -> None:
+    """Ask `next_seed` until the map has none, answering each from the oracle `bad`."""
+    while (seed := next_seed()) is not None:
+        seen(seed)
+        if bad(seed):
+            cmap.add_mus(_shrunk(seed, bad))
+        else:
+            cmap.add_solvable(seed)
+        cmap.settle(seed)
+
+
 @pytest.mark.parametrize("trial", range(6))
 def test_map_finds_every_planted_conflict_of_a_random_oracle(trial: int) -> None:
     """MARCO over a made-up oracle (a set is 'unsolvable' when it holds a planted set) finds
@@ -68,12 +80,7 @@ def test_map_finds_every_planted_conflict_of_a_random_oracle(trial: int) -> None
         not bad(m & ~(1 << k)) for k in members(m))}
     assert brute == truth
     cmap = CardMap(n, max_cards=None, seed=trial)
-    while (seed := cmap.seed()) is not None:
-        if bad(seed):
-            cmap.add_mus(_shrunk(seed, bad))
-        else:
-            cmap.add_solvable(seed)
-        cmap.settle(seed)
+    _decide_all(cmap, cmap.seed, bad)
     assert cmap.closed
     assert set(cmap.muses) == truth
 
@@ -88,14 +95,12 @@ def test_seeds_by_size_find_every_conflict_in_growing_sizes(trial: int) -> None:
     bad = lambda mask: any(p & ~mask == 0 for p in planted)  # noqa: E731
     cmap = CardMap(n, max_cards=None, seed=trial)
     explored = [cmap.explored_up_to]
-    while (seed := cmap.seed_by_size()) is not None:
+
+    def seen(seed: int) -> None:
         assert seed.bit_count() <= cmap.explored_up_to + 1 or cmap.explored_up_to == n - 1
         explored.append(cmap.explored_up_to)
-        if bad(seed):
-            cmap.add_mus(_shrunk(seed, bad))
-        else:
-            cmap.add_solvable(seed)
-        cmap.settle(seed)
+
+    _decide_all(cmap, cmap.seed_by_size, bad, seen)
     assert cmap.closed
     assert set(cmap.muses) == _minimal(planted)
     assert explored == sorted(explored)
