@@ -187,11 +187,6 @@ class CardMap:
         return (mask.bit_count() <= self.explained_up_to or self.known_solvable(mask)
                 or self.known_unsolvable(mask) or self.unknown.has_superset_of(mask))
 
-    @property
-    def pending(self) -> bool:
-        """Some seed is being decided."""
-        return bool(self._pending)
-
     def held_back(self, mask: int) -> bool:
         """Inside a pending seed: its answer may explain this set, so wait for it."""
         return any(mask & ~p == 0 for p in self._pending)
