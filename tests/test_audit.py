@@ -438,6 +438,24 @@ def test_a_set_still_to_shrink_is_shrunk_again_only_with_longer_checks(
     assert ("1 not, as their checks ran out of time before" in text) == (not shrunk)
 
 
+def test_a_set_still_to_shrink_larger_than_max_cards_is_left_alone(tmp_path: Path) -> None:
+    """An audit of sets of up to 3 cards leaves a 4-card set to shrink as it is, never tried
+    (its tried_at None would have it shrunk otherwise), and still finds the planted 3-card
+    conflict inside it on its own, complete up to 3 cards."""
+    deck = load_deck(PLANTED)
+    settings = dataclasses.replace(SETTINGS, small=0, max_cards=3)
+    given = mask_of([0, 2, 5, 7])  # T1 T3 T6 T8: holds the planted T1 T3 T8 only
+    explorer = Explorer(deck, settings, tmp_path, known_unminimised={given: None})
+    found = explorer.run(jobs=1)
+    assert (found.unminimised_too_large, found.unminimised_left) == (1, 0)
+    assert found.complete_up_to == 3
+    assert _labels(deck, found.muses) == PLANTED_CONFLICTS  # none has more than 3 cards
+    ids = explorer.log.ids_of(given)
+    assert not any(r["seed"] == ids for r in _log_records(explorer))
+    text = audit_text(deck, found, settings, deal_odds(deck, found, settings), card_prices(deck))
+    assert "(0 shrunk here in turn with the other work; 1 not, as they hold more cards" in text
+
+
 def test_a_known_set_still_to_shrink_that_a_tower_meets_is_disputed(tmp_path: Path) -> None:
     deck = load_deck(PLANTED)
     explorer = Explorer(deck, SETTINGS, tmp_path, known_unminimised={mask_of([0, 2, 4]): None})

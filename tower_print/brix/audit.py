@@ -524,6 +524,7 @@ class Exploration:
     towers_taken: int = 0  # checked towers taken as known (`Explorer` `known_towers`)
     unminimised_taken: int = 0  # conflicts to shrink taken as known (`known_unminimised`)
     unminimised_left: int = 0  # of those, not shrunk again: no longer time limit than before
+    unminimised_too_large: int = 0  # of those, not shrunk: more cards than `max_cards`
     unminimised_tried_at: dict[int, float] = field(default_factory=dict)
     """Of `conflicts_unminimised`, the time limit their shrinking ran out at, where known."""
     budget_cut: list[int] = field(default_factory=list)  # of `unknown`, cut short by the budget
@@ -565,7 +566,8 @@ class Explorer:
         with the time limit an earlier shrinking of it ran out at (`Outcome.tried_at`, None if
         none did): unsolvable from the start, and shrunk first among the conflicts to shrink
         unless this audit's checks would have no more time than then (green's four sets cost
-        808 s of the twenty-ninth round's worker time and stayed as they were)."""
+        808 s of the twenty-ninth round's worker time and stayed as they were) or the set holds
+        more cards than `max_cards`."""
         self.deck = deck
         self.settings = settings
         self.known = list(known)
@@ -580,10 +582,17 @@ class Explorer:
         self.known_unminimised = dict(known_unminimised or {})
         # conflicts not known minimal: the limit their shrinking ran out at (`Outcome.tried_at`)
         self.unminimised: dict[int, float | None] = dict(self.known_unminimised)
+        # A known set larger than `max_cards` is left alone: the exploration itself meets any
+        # conflict of up to that many cards inside it (shrinking six such sets took nearly all
+        # of the fortieth session's pink round).
+        largest = settings.max_cards or len(deck.cards)
+        within = {mask: tried_at for mask, tried_at in self.known_unminimised.items()
+                  if mask.bit_count() <= largest}
+        self.unminimised_too_large = len(self.known_unminimised) - len(within)
         self.to_shrink: list[int] = [  # conflicts found, not yet shrunk
-            mask for mask, tried_at in self.known_unminimised.items()
+            mask for mask, tried_at in within.items()
             if tried_at is None or settings.timeout_for(mask.bit_count() - 1) > tried_at]
-        self.unminimised_left = len(self.known_unminimised) - len(self.to_shrink)
+        self.unminimised_left = len(within) - len(self.to_shrink)
         self.budget_cut: set[int] = set()  # sets left undecided because the budget ended
         self.checks = 0
         self.resumed = 0
@@ -835,6 +844,7 @@ class Explorer:
             unminimised_tried_at={mask: tried_at for mask in hiding
                                   if (tried_at := unminimised[mask]) is not None},
             unminimised_left=self.unminimised_left,
+            unminimised_too_large=self.unminimised_too_large,
             budget_cut=sorted(self.budget_cut, key=order),
             towers=[self.witnesses[m] for m in sorted(self.map.solvable, key=order)
                     if m in self.witnesses],

@@ -153,6 +153,7 @@ def audit_json(
         "towers_taken": found.towers_taken,
         "unminimised_taken": found.unminimised_taken,
         "unminimised_left": found.unminimised_left,
+        "unminimised_too_large": found.unminimised_too_large,
         "seconds": round(found.seconds, 1),
         "note": "unsolvable means: " + LATTICE_NOTE,
     }
@@ -199,12 +200,16 @@ def audit_text(
         lines.append(f"  And its {_count(found.towers_taken, 'tower')}, each checked: the cards "
                      "one meets are solvable together.")
     if found.unminimised_taken:
-        shrunk = found.unminimised_taken - found.unminimised_left
+        shrunk = (found.unminimised_taken - found.unminimised_left
+                  - found.unminimised_too_large)
         lines.append(f"  And its {_count(found.unminimised_taken, 'set')} no tower meets that "
                      f"were still to shrink ({shrunk} shrunk here in turn with the other work"
                      + (f"; {found.unminimised_left} not, as their checks ran out of time "
                         "before with as long a limit: only a longer --timeout tries them again"
-                        if found.unminimised_left else "") + ").")
+                        if found.unminimised_left else "")
+                     + (f"; {found.unminimised_too_large} not, as they hold more cards than "
+                        "--max-cards: the exploration itself meets any conflict that small "
+                        "inside them" if found.unminimised_too_large else "") + ").")
     lines.append(f"  ({found.checks} solver checks this run, {found.resumed} facts read back "
                  f"from the cache, {found.seconds:.0f} s; unsolvable means: {LATTICE_NOTE})")
     lines.append("")
