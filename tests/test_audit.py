@@ -454,6 +454,8 @@ def test_a_set_still_to_shrink_larger_than_max_cards_is_left_alone(tmp_path: Pat
     assert not any(r["seed"] == ids for r in _log_records(explorer))
     text = audit_text(deck, found, settings, deal_odds(deck, found, settings), card_prices(deck))
     assert "(0 shrunk here in turn with the other work; 1 not, as they hold more cards" in text
+    assert (f"every set of up to 3 cards (a deal holds up to {audit.largest_deal(deck)}: "
+            "--max-cards)") in text
 
 
 def test_a_known_set_still_to_shrink_that_a_tower_meets_is_disputed(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from statistics import NormalDist
 from typing import Any
 
-from tower_print.brix.audit import AuditSettings, Exploration, level_deals
+from tower_print.brix.audit import AuditSettings, Exploration, largest_deal, level_deals
 from tower_print.brix.deals import LEVELS
 from tower_print.brix.decks import Deck
 from tower_print.brix.difficulty import default_settings, pool, wilson
@@ -168,7 +168,9 @@ def audit_text(
     cut = set(found.budget_cut)
     timed_out = [m for m in found.unknown if m not in cut]  # the rest ran out of time
     scope = ("every set of cards" if settings.max_cards is None
-             else f"every set of up to {settings.max_cards} cards (the most a deal holds)")
+             else f"every set of up to {settings.max_cards} cards"
+             + (" (the most a deal holds)" if settings.max_cards == largest_deal(deck)
+                else f" (a deal holds up to {largest_deal(deck)}: --max-cards)"))
     lines = [f"audit of deck {deck.name} ({len(deck.cards)} cards), {scope}:"]
     if found.complete:
         lines.append(f"  COMPLETE: these {len(found.muses)} minimal conflicts are all there are; "
