@@ -585,9 +585,9 @@ class Explorer:
         # A known set larger than `max_cards` is left alone: the exploration itself meets any
         # conflict of up to that many cards inside it (shrinking six such sets took nearly all
         # of the fortieth session's pink round).
-        largest = settings.max_cards or len(deck.cards)
+        self.largest = settings.max_cards or len(deck.cards)  # the most cards a set explored holds
         within = {mask: tried_at for mask, tried_at in self.known_unminimised.items()
-                  if mask.bit_count() <= largest}
+                  if mask.bit_count() <= self.largest}
         self.unminimised_too_large = len(self.known_unminimised) - len(within)
         self.to_shrink: list[int] = [  # conflicts found, not yet shrunk
             mask for mask, tried_at in within.items()
@@ -828,9 +828,8 @@ class Explorer:
                   and not any(u != c and u & ~c == 0 for u in unminimised)]
         order = lambda m: (m.bit_count(), members(m))  # noqa: E731
         complete = self.map.closed and not self.map.unknown and not hiding
-        largest = self.settings.max_cards or len(self.deck.cards)
-        complete_up_to = largest if complete else 0
-        while complete_up_to < largest and not self.map.open_up_to(complete_up_to + 1):
+        complete_up_to = self.largest if complete else 0
+        while complete_up_to < self.largest and not self.map.open_up_to(complete_up_to + 1):
             complete_up_to += 1
         if hiding:  # a conflict not minimised may hide a smaller one
             complete_up_to = min(complete_up_to, min(c.bit_count() for c in hiding) - 1)

@@ -167,10 +167,11 @@ def audit_text(
     texts = {c.id: c.text for c in deck.cards}
     cut = set(found.budget_cut)
     timed_out = [m for m in found.unknown if m not in cut]  # the rest ran out of time
+    deal_holds = largest_deal(deck)
     scope = ("every set of cards" if settings.max_cards is None
              else f"every set of up to {settings.max_cards} cards"
-             + (" (the most a deal holds)" if settings.max_cards == largest_deal(deck)
-                else f" (a deal holds up to {largest_deal(deck)}: --max-cards)"))
+             + (" (the most a deal holds)" if settings.max_cards == deal_holds
+                else f" (a deal holds up to {deal_holds}: --max-cards)"))
     lines = [f"audit of deck {deck.name} ({len(deck.cards)} cards), {scope}:"]
     if found.complete:
         lines.append(f"  COMPLETE: these {len(found.muses)} minimal conflicts are all there are; "
