@@ -1,25 +1,36 @@
-"""Every green-deck tower with exactly N upright bricks, 3 flat bricks tall and at most 2
-bricks on the table, enumerated in plain Python (no Z3): does any of them stand?
+"""Every green-deck tower 3 flat bricks tall with at most 2 bricks on the table (G24, G30),
+enumerated in plain Python (no Z3): does any of them stand and meet the other cards?
 
-    python benchmarks/brix_short_tower_enumeration.py                 # N = 3: G13 G24 G30
-    python benchmarks/brix_short_tower_enumeration.py --uprights 2 --first
-    python benchmarks/brix_short_tower_enumeration.py --uprights 2 --expect verify.json \
-        --only-expected                    # verify.json: `tower-print brix verify ... --json`
-    python benchmarks/brix_short_tower_enumeration.py --uprights 0 --expect verify.json \
-        --trace-expected                   # only that tower's boxes offered to the search
+    python benchmarks/brix_short_tower_enumeration.py                 # G13 G24 G30
+    python benchmarks/brix_short_tower_enumeration.py --cards G16 G24 G30 G35
+    python benchmarks/brix_short_tower_enumeration.py --cards G24 G30 --uprights 2 --first
+    python benchmarks/brix_short_tower_enumeration.py --cards G24 G30 --uprights 2 \
+        --expect verify.json --only-expected  # verify.json: `tower-print brix verify ... --json`
+    python benchmarks/brix_short_tower_enumeration.py --cards G24 G30 --uprights 0 \
+        --expect verify.json --trace-expected # only that tower's boxes offered to the search
 
 Why: Z3 leaves G13 G24 G30 (there are exactly 3 vertical bricks; the tower is exactly 3 flat
 bricks tall; at most 2 bricks touch the ground) unknown even after 45 minutes, and a hand sketch
-did not close every case. The green deck uses all 8 bricks; the cards name no colour, so the
-bricks are coloured in one fixed way (two of each colour). The script either finds a standing
-tower that meets the cards (and passes it through checker.check_witness) or enumerates every
-case and reports that none stands.
+did not close every case; the audits leave other sets with G24 and G30 undecided at 240 s. The
+script either finds a standing tower that meets the cards (and passes it through
+checker.check_witness) or enumerates every case and reports that none stands.
+
+Cases: the search fixes the number N of upright bricks (rule 4). Without --uprights, N runs
+over 0..8 except the counts Z3 excludes at once from the cards other than G24 and G30 with
+"there are exactly N vertical bricks" (G13 leaves only 3; G16 with G35, "exactly 1 blue brick
+is vertical" and "every red brick is vertical", excludes 0-2). Counts with few uprights (0, 1)
+are too many towers for a run: cards that allow them are out of reach.
+
+Colours: the green deck uses all 8 bricks, two of each colour. The cards naming no colour are
+tested on one fixed colouring before the costly stages; the others, on a tower that stands,
+with every colouring (2520 up to swapping bricks of one colour).
 
 How: place the ground bricks (`ground_placements`), then the set of bricks at z = 2, then the
 set at z = 4 (`Search`); each level is a set of pairwise free boxes taken in a fixed order, so
 each tower comes once per placement. A finished tower is tested for connection (geometry's
-touches), the cards (the Evaluator, on the coloured tower) and standing (statics.stands, after
-its own first test restated exactly, rule 8). Pruning rules, each a necessary condition:
+touches), the colour-free cards (the Evaluator), standing (statics.stands, after its own
+first test restated exactly, rule 8), then the coloured cards. Pruning rules, each a
+necessary condition:
 
 1. Every brick off the table rests on a brick whose top is its z (shares face area with it):
    side contacts carry nothing, so otherwise no upward force holds it (its rows of the LP have
@@ -31,9 +42,10 @@ its own first test restated exactly, rule 8). Pruning rules, each a necessary co
    the parts `stands` tests and rejects on); its supports are all placed when it is.
 3. Translation: the first ground brick (by extent, then x, y) at x = y = 0. No rotation or
    mirror is used.
-4. Counts: 1 or 2 ground bricks (G30; none cannot stand, rule 1); exactly N uprights (G13), all
-   at z <= 2 (rule 1), so the bricks at z = 2 hold N minus the upright ground bricks, chosen
-   first; 8 bricks; height exactly 6 (G24): some brick at z = 4 or an upright at z = 2.
+4. Counts: 1 or 2 ground bricks (G30; none cannot stand, rule 1); exactly N uprights (the
+   case), all at z <= 2 (rule 1), so the bricks at z = 2 hold N minus the upright ground
+   bricks, chosen first; 8 bricks; height exactly 6 (G24): some brick at z = 4 or an
+   upright at z = 2.
 5. Projections: touching bricks' closed extents meet on both axes, so in a connected tower the
    closed x extents of the bricks cover one interval (and the y extents); the gaps in the
    placed bricks' cover need the bricks still to come, at most 4 units each per axis and 6
@@ -70,9 +82,12 @@ import argparse
 import json
 import time
 from collections import Counter
+from collections.abc import Iterator
 from contextlib import suppress
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, is_dataclass
 from fractions import Fraction
+from functools import cache
+from itertools import permutations
 from multiprocessing import Pool
 from pathlib import Path
 
@@ -80,8 +95,9 @@ from tower_print.brix.checker import check_witness
 from tower_print.brix.decks import Deck, shipped_deck
 from tower_print.brix.evaluate import Evaluator
 from tower_print.brix.geometry import PlacedBrick, is_connected
-from tower_print.brix.language import Condition, parse
+from tower_print.brix.language import Colour, Condition, parse
 from tower_print.brix.marco import members
+from tower_print.brix.solver import UNSOLVABLE, Labeled, TowerSolver
 from tower_print.brix.statics import _centre_supported, contacts, stands
 
 Box = tuple[int, int, int, int, int, int]
@@ -110,13 +126,19 @@ class Result:
     """What one ground placement gave: counts by stage, standing towers, the expected tower."""
 
     counts: Counter[str] = field(default_factory=Counter)
-    standing: list[tuple[Box, ...]] = field(default_factory=list)
+    standing: list[tuple[PlacedBrick, ...]] = field(default_factory=list)  # coloured
     expected: list[str] = field(default_factory=list)  # stages the expected tower passed
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--uprights", type=int, default=3, help="N upright bricks (3: G13)")
+    parser.add_argument("--cards", nargs="+", default=["G13", "G24", "G30"],
+                        help="green card ids, G24 and G30 among them (default: G13 G24 G30)")
+    parser.add_argument("--uprights", type=int, nargs="+",
+                        help="enumerate only these upright counts (validation runs: no proof "
+                             "for the others); default: every count Z3 does not exclude")
+    parser.add_argument("--exclude-timeout", type=float, default=60.0,
+                        help="seconds for each Z3 question excluding an upright count")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--first", action="store_true",
                         help="stop at the first standing tower (validation runs only)")
@@ -135,63 +157,99 @@ def main() -> None:
     bricks = deck.bricks
     assert sorted(bricks.extents()) == sorted(EXTENTS), "the proof assumes 4 x 2 x 2 bricks"
     assert len(bricks.bricks) == BRICKS and deck.all_used
-    labels, conditions = _cards(deck, args.uprights)
+    cards = tuple(args.cards)
+    if not {"G24", "G30"} <= set(cards):
+        raise SystemExit("the enumeration needs G24 (3 flat bricks tall) and G30 (at most 2 "
+                         "bricks on the table) among the cards")
+    labels, conditions = _cards(deck, cards)
+    if args.uprights is None:
+        counts, excluded = _upright_counts(deck, cards, args.exclude_timeout)
+    else:
+        counts, excluded = sorted(set(args.uprights)), []
+    for n, seconds in excluded:
+        print(f"N = {n} upright bricks excluded by Z3 ({seconds:.1f} s): no tower meets "
+              f"{' '.join(c for c in cards if c not in ENUMERATED)} with exactly {n}")
     expected = _expected(args.expect) if args.expect else None
+    options = Options(cards, args.cross_check, args.first, args.trace_expected)
     tasks: list[Task] = [
-        (grounds, args.uprights, expected[1] if expected and expected[0] == grounds else None,
-         args.cross_check, args.first, args.trace_expected)
-        for grounds in ground_placements()
+        (grounds, n, expected[1] if expected and expected[0] == grounds else None, options)
+        for n in counts for grounds in ground_placements()
     ]
     if expected and not any(task[2] for task in tasks):
         raise SystemExit("the expected tower's ground bricks are not among the placements")
     if args.only_expected or args.trace_expected:
         tasks = [task for task in tasks if task[2]]
-    print(f"{len(tasks)} ground placements, N = {args.uprights} upright bricks, "
-          f"cards {' '.join(labels)}")
+    print(f"{len(tasks)} (ground placement, N) cases, N in {counts}, cards {' '.join(labels)}")
     start = time.monotonic()
     total: Counter[str] = Counter()
-    standing: list[tuple[Box, ...]] = []
+    standing: list[tuple[PlacedBrick, ...]] = []
     expected_stages: list[str] = []
     with Pool(args.jobs) as pool:
-        for done, result in enumerate(pool.imap_unordered(run_task, tasks, chunksize=4), 1):
+        for done, result in enumerate(pool.imap(run_task, tasks, chunksize=4), 1):
             total.update(result.counts)
             standing.extend(result.standing)
             expected_stages.extend(result.expected)
-            if done % 200 == 0:
-                print(f"  {done}/{len(tasks)} placements, {total['towers']} towers, "
+            if done % 1000 == 0:
+                print(f"  {done}/{len(tasks)} cases, {total['towers']} towers, "
                       f"{total['stand']} standing, {time.monotonic() - start:.0f} s", flush=True)
             if args.first and standing:
                 pool.terminate()
                 break
     elapsed = time.monotonic() - start
-    for name in ("ground placements", "level-2 sets", "pruned: cannot connect",
-                 "towers", "connected", "meet the cards", "centres over supports", "stand"):
-        print(f"{name:24} {total[name]:>12}")
+    for name in ("cases", "level-2 sets", "pruned: cannot connect",
+                 "towers", "connected", "meet the colour-free cards", "centres over supports",
+                 "stand", "stand and meet the cards"):
+        print(f"{name:26} {total[name]:>12}")
     if expected:
         print("expected tower:", ", ".join(expected_stages) or "NOT ENUMERATED")
     if args.first and standing:
         print("(stopped at the first standing tower: the counts are partial)")
     if standing:
-        tower = _named(standing[0], deck)
+        tower = standing[0]
         check_witness(tower, bricks, deck.all_used, list(zip(labels, conditions, strict=True)))
-        print(f"a standing tower (check_witness passed; {len(standing)} found):")
+        print(f"a standing tower meeting the cards (check_witness passed; {len(standing)} "
+              "found):")
         for brick in tower:
             print("  ", brick)
-    elif args.first or args.only_expected or args.trace_expected:
+    elif args.first or args.only_expected or args.trace_expected or args.uprights is not None:
         print("no standing tower found (not every case was enumerated)")
     else:
         print(f"no tower meeting {' '.join(labels)} stands: every case enumerated")
     print(f"{elapsed:.0f} s")
 
 
-def _cards(deck: Deck, uprights: int) -> tuple[list[str], list[Condition]]:
-    """G13 (or its text with another N), G24 and G30."""
-    g13 = deck.card("G13").condition
-    upright = parse(f"there are exactly {uprights} vertical bricks", deck.bricks.color_names)
-    assert parse("there are exactly 3 vertical bricks", deck.bricks.color_names) == g13
-    label = "G13" if upright == g13 else f"'there are exactly {uprights} vertical bricks'"
-    return [label, "G24", "G30"], [upright, deck.card("G24").condition,
-                                   deck.card("G30").condition]
+ENUMERATED = ("G24", "G30")
+"""The cards the search is built on (height exactly HEIGHT, at most 2 ground bricks); the
+others are tested on each finished tower."""
+
+
+def _cards(deck: Deck, cards: tuple[str, ...]) -> tuple[list[str], list[Condition]]:
+    assert parse("the tower is exactly 3 flat bricks tall", deck.bricks.color_names) == \
+        deck.card("G24").condition
+    assert parse("at most 2 bricks touch the ground", deck.bricks.color_names) == \
+        deck.card("G30").condition
+    return list(cards), [deck.card(c).condition for c in cards]
+
+
+def _upright_counts(deck: Deck, cards: tuple[str, ...], timeout: float
+                    ) -> tuple[list[int], list[tuple[int, float]]]:
+    """The upright counts N to enumerate, and those excluded with Z3's time: N is excluded when
+    Z3 proves that no tower meets the cards other than G24 and G30 with exactly N upright
+    bricks (a question without the height and ground cards, which Z3 answers at once for
+    counting cards such as G13, or G16 with G35: the red bricks and one blue upright)."""
+    others = [Labeled(c, deck.card(c).text, deck.card(c).condition)
+              for c in cards if c not in ENUMERATED]
+    counts: list[int] = []
+    excluded: list[tuple[int, float]] = []
+    for n in range(BRICKS + 1):
+        text = f"there are exactly {n} vertical bricks"
+        count = Labeled(f"N={n}", text, parse(text, deck.bricks.color_names))
+        verdict = TowerSolver(deck.bricks, deck.all_used).verify([*others, count], timeout)
+        if verdict.status == UNSOLVABLE:
+            excluded.append((n, verdict.seconds))
+        else:
+            counts.append(n)
+    return counts, excluded
 
 
 def ground_placements() -> list[tuple[Box, ...]]:
@@ -228,14 +286,22 @@ def ground_placements() -> list[tuple[Box, ...]]:
     return placements
 
 
-Task = tuple[tuple[Box, ...], int, frozenset[Box] | None, bool, bool, bool]
-"""Ground bricks, N, the expected tower's boxes (when on these ground bricks), cross-check,
-stop at the first standing tower, trace the expected tower."""
+@dataclass(frozen=True)
+class Options:
+    """What every case shares: the cards, and the validation switches (see main)."""
+
+    cards: tuple[str, ...]
+    cross_check: bool = False
+    first: bool = False
+    trace: bool = False
+
+
+Task = tuple[tuple[Box, ...], int, frozenset[Box] | None, Options]
+"""Ground bricks, N, the expected tower's boxes (when on these ground bricks), options."""
 
 
 def run_task(task: Task) -> Result:
-    grounds, uprights, expected, cross_check, first, trace = task
-    return Search(grounds, uprights, expected, cross_check, first, trace).run()
+    return Search(*task).run()
 
 
 class _Stop(Exception):
@@ -248,25 +314,28 @@ class Search:
     level is a set of pairwise free boxes, chosen in a fixed order, so each tower comes once."""
 
     def __init__(self, grounds: tuple[Box, ...], uprights: int,
-                 expected: frozenset[Box] | None, cross_check: bool = False,
-                 first: bool = False, trace: bool = False) -> None:
+                 expected: frozenset[Box] | None, options: Options) -> None:
         self.grounds = grounds
         self.uprights = uprights
         self.expected = expected
         self.result = Result()
         self.deck = shipped_deck("green")
         self.margin = self.deck.bricks.stability_margin
-        self.conditions = _cards(self.deck, uprights)[1]
+        conditions = _cards(self.deck, options.cards)[1]
+        # Cards naming no colour are tested on the tower as `_named` colours it, before the
+        # costly stages; the others on every colouring of a tower that stands.
+        self.plain = [c for c in conditions if not _names_a_colour(c)]
+        self.coloured = [c for c in conditions if _names_a_colour(c)]
         self.centre_memo: dict[tuple[Box, ...], bool] = {}
-        self.cross_check = cross_check
-        self.first = first
+        self.cross_check = options.cross_check
+        self.first = options.first
         # Tracing: candidates outside the expected tower are left out. Rules 1-6 and 8 look
         # only at the bricks placed, and rule 7 at fewer candidates can only cut more, so a
         # tower that comes through the traced search comes through the full one.
-        self.trace = expected if trace else None
+        self.trace = expected if options.trace else None
 
     def run(self) -> Result:
-        self.result.counts["ground placements"] += 1
+        self.result.counts["cases"] += 1
         want = self.uprights - sum(1 for g in self.grounds if g[5] == LENGTH)
         if want < 0:
             return self.result
@@ -386,10 +455,10 @@ class Search:
         counts["connected"] += 1
         stages.append("connected")
         judge = Evaluator(tower, self.deck.bricks)
-        if not all(judge.condition(c) for c in self.conditions):
+        if not all(judge.condition(c) for c in self.plain):
             return
-        counts["meet the cards"] += 1
-        stages.append("meets the cards")
+        counts["meet the colour-free cards"] += 1
+        stages.append("meets the colour-free cards")
         balanced = balance.holds(held)
         if self.cross_check and not balanced:
             assert not stands(tower, self.margin), boxes
@@ -397,13 +466,50 @@ class Search:
             return
         counts["centres over supports"] += 1
         stages.append("centres over supports")
-        if stands(tower, self.margin):
-            counts["stand"] += 1
-            stages.append("stands")
-            if len(self.result.standing) < 5:
-                self.result.standing.append(boxes)
-            if self.first:
-                raise _Stop
+        if not stands(tower, self.margin):
+            return
+        counts["stand"] += 1
+        stages.append("stands")
+        coloured = next((t for t in _colourings(boxes, self.deck)
+                         if all(Evaluator(t, self.deck.bricks).condition(c)
+                                for c in self.coloured)), None)
+        if coloured is None:
+            return
+        counts["stand and meet the cards"] += 1
+        stages.append("meets the cards")
+        if len(self.result.standing) < 5:
+            self.result.standing.append(coloured)
+        if self.first:
+            raise _Stop
+
+
+def _names_a_colour(node: object) -> bool:
+    """Does the condition tree hold a colour predicate anywhere?"""
+    if isinstance(node, Colour):
+        return True
+    if isinstance(node, tuple | list):
+        return any(_names_a_colour(item) for item in node)
+    if is_dataclass(node):
+        return any(_names_a_colour(getattr(node, f.name)) for f in fields(node))
+    return False
+
+
+@cache
+def _colour_orders(deck_name: str) -> tuple[tuple[int, ...], ...]:
+    """Every way to hand the deck's bricks to 8 places that differ in colours: bricks of one
+    colour are alike, so each colour sequence comes once (8! / 2!^4 = 2520 for green)."""
+    bricks = shipped_deck(deck_name).bricks.bricks
+    seen: dict[tuple[str, ...], tuple[int, ...]] = {}
+    for order in permutations(range(len(bricks))):
+        seen.setdefault(tuple(bricks[i].color for i in order), order)
+    return tuple(seen.values())
+
+
+def _colourings(boxes: tuple[Box, ...], deck: Deck) -> Iterator[tuple[PlacedBrick, ...]]:
+    """The tower with every colouring (lazily: the first that meets the cards ends it)."""
+    for order in _colour_orders(deck.name):
+        yield tuple(PlacedBrick(deck.bricks.bricks[i].name, deck.bricks.bricks[i].color, *box)
+                    for i, box in zip(order, boxes, strict=True))
 
 
 def _overlap(a: Box, b: Box) -> bool:
@@ -629,8 +735,8 @@ def _components_can_join(below: tuple[Box, ...], left: int) -> bool:
 
 
 def _named(boxes: tuple[Box, ...], deck: Deck) -> tuple[PlacedBrick, ...]:
-    """The boxes as the deck's bricks (yellow-1, yellow-2, purple-1, ...: two of each colour;
-    the cards name no colour, so any colouring will do)."""
+    """The boxes as the deck's bricks in their order (yellow-1, yellow-2, purple-1, ...: two of
+    each colour): the colouring the colour-free cards are tested on."""
     return tuple(PlacedBrick(b.name, b.color, *box)
                  for b, box in zip(deck.bricks.bricks, boxes, strict=True))
 
