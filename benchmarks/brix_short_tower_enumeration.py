@@ -15,21 +15,26 @@ did not close every case; the audits leave other sets with G24 and G30 undecided
 script either finds a standing tower that meets the cards (and passes it through
 checker.check_witness) or enumerates every case and reports that none stands.
 
-Cases: the search fixes the number N of upright bricks (rule 4). Without --uprights, N runs
-over 0..8 except the counts Z3 excludes at once from the cards other than G24 and G30 with
-"there are exactly N vertical bricks" (G13 leaves only 3; G16 with G35, "exactly 1 blue brick
-is vertical" and "every red brick is vertical", excludes 0-2). Counts with few uprights (0, 1)
-are too many towers for a run: cards that allow them are out of reach.
+Cases: each run of the search fixes (N, U, H): N upright bricks (rule 4), U of them on the
+table (so which ground placements), H highest bricks (top 6: the uprights at z = 2 and the
+bricks at z = 4, so how many bricks lie at z = 4). The cases partition the towers (with every
+case, N = 3 gives the counts below exactly). Without --uprights, every case is enumerated
+except those Z3 proves no tower meets with the cards (`_cases`: the counts fixed one at a
+time, asked first without G24 and G30, which is quick for counting cards, then with every
+card within --exclude-timeout). G13 leaves (3, 0, 4); G16 with G35 ("exactly 1 blue brick is
+vertical", "every red brick is vertical") leaves N = 3-7. Cases with few uprights (N = 0, 1)
+and two lying ground bricks are too many towers for a run: cards that allow them are out of
+reach.
 
 Colours: the green deck uses all 8 bricks, two of each colour. The cards naming no colour are
-tested on one fixed colouring before the costly stages; the others, on a tower that stands,
-with every colouring (2520 up to swapping bricks of one colour).
+tested on one fixed colouring; the others, on a tower that stands, with every colouring (2520
+up to swapping bricks of one colour).
 
 How: place the ground bricks (`ground_placements`), then the set of bricks at z = 2, then the
 set at z = 4 (`Search`); each level is a set of pairwise free boxes taken in a fixed order, so
 each tower comes once per placement. A finished tower is tested for connection (geometry's
-touches), the colour-free cards (the Evaluator), standing (statics.stands, after its own
-first test restated exactly, rule 8), then the coloured cards. Pruning rules, each a
+touches), statics' first test restated exactly (rule 8), the colour-free cards (the
+Evaluator), standing (statics.stands), then the coloured cards. Pruning rules, each a
 necessary condition:
 
 1. Every brick off the table rests on a brick whose top is its z (shares face area with it):
@@ -74,6 +79,12 @@ find a standing tower that passes check_witness (13 s, 68 s). Z3's tower for N =
 enumerated and stands (--expect ... --only-expected: its placement in full, 57 s, 400 standing
 towers); Z3's towers for N = 0, 1 and 2 all come through --trace-expected. N = 0 and 1 are too
 big for a full run (all lying bricks: over a million towers in two minutes on one placement).
+2026-11-29, with the cases: every (U, H) case of N = 3 (`--cards G24 G30 --uprights 3`, 233
+s) gives the same 260,000 / 365,172 / 247,176 / 224 counts; the default run, Z3 leaving only
+(3, 0, 4) (77 s of Z3 questions), enumerates 333,976 towers in 85 s, 224 pass the centre
+tests, none stands. G16 G24 G30 G35 (before H: N = 3-7 enumerated, 178 s): the same 365,172
+towers, all with N = 3, none stands, so no tower meets it. `--cards G16 G24 G30 --uprights 2
+--first` finds a standing tower with one blue upright (check_witness passed).
 """
 
 from __future__ import annotations
@@ -136,9 +147,9 @@ def main() -> None:
                         help="green card ids, G24 and G30 among them (default: G13 G24 G30)")
     parser.add_argument("--uprights", type=int, nargs="+",
                         help="enumerate only these upright counts (validation runs: no proof "
-                             "for the others); default: every count Z3 does not exclude")
-    parser.add_argument("--exclude-timeout", type=float, default=60.0,
-                        help="seconds for each Z3 question excluding an upright count")
+                             "for the others); default: every case Z3 does not exclude")
+    parser.add_argument("--exclude-timeout", type=float, default=20.0,
+                        help="seconds for each Z3 question with every card excluding a case")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--first", action="store_true",
                         help="stop at the first standing tower (validation runs only)")
@@ -163,23 +174,26 @@ def main() -> None:
                          "bricks on the table) among the cards")
     labels, conditions = _cards(deck, cards)
     if args.uprights is None:
-        counts, excluded = _upright_counts(deck, cards, args.exclude_timeout)
+        cases, excluded = _cases(deck, cards, args.exclude_timeout)
     else:
-        counts, excluded = sorted(set(args.uprights)), []
-    for n, seconds in excluded:
-        print(f"N = {n} upright bricks excluded by Z3 ({seconds:.1f} s): no tower meets "
-              f"{' '.join(c for c in cards if c not in ENUMERATED)} with exactly {n}")
+        cases, excluded = [(n, u, h) for n in sorted(set(args.uprights))
+                           for u in _case_values((n,)) for h in _case_values((n, u))], []
+    for case, asked, seconds in excluded:
+        print(f"{_case_name(case)} excluded by Z3 ({seconds:.1f} s): no tower meets "
+              f"{' '.join(asked)} and {'; '.join(_case_texts(case))}")
     expected = _expected(args.expect) if args.expect else None
     options = Options(cards, args.cross_check, args.first, args.trace_expected)
     tasks: list[Task] = [
-        (grounds, n, expected[1] if expected and expected[0] == grounds else None, options)
-        for n in counts for grounds in ground_placements()
+        (grounds, case, expected[1] if expected and expected[0] == grounds else None, options)
+        for case in cases for grounds in ground_placements()
+        if sum(1 for g in grounds if g[5] == LENGTH) == case[1]
     ]
     if expected and not any(task[2] for task in tasks):
         raise SystemExit("the expected tower's ground bricks are not among the placements")
     if args.only_expected or args.trace_expected:
         tasks = [task for task in tasks if task[2]]
-    print(f"{len(tasks)} (ground placement, N) cases, N in {counts}, cards {' '.join(labels)}")
+    print(f"{len(tasks)} cases (ground placement, N, U, H), (N, U, H) in {cases}, "
+          f"cards {' '.join(labels)}")
     start = time.monotonic()
     total: Counter[str] = Counter()
     standing: list[tuple[PlacedBrick, ...]] = []
@@ -189,7 +203,7 @@ def main() -> None:
             total.update(result.counts)
             standing.extend(result.standing)
             expected_stages.extend(result.expected)
-            if done % 1000 == 0:
+            if done % 100 == 0:
                 print(f"  {done}/{len(tasks)} cases, {total['towers']} towers, "
                       f"{total['stand']} standing, {time.monotonic() - start:.0f} s", flush=True)
             if args.first and standing:
@@ -197,7 +211,7 @@ def main() -> None:
                 break
     elapsed = time.monotonic() - start
     for name in ("cases", "level-2 sets", "pruned: cannot connect",
-                 "towers", "connected", "meet the colour-free cards", "centres over supports",
+                 "towers", "connected", "centres over supports", "meet the colour-free cards",
                  "stand", "stand and meet the cards"):
         print(f"{name:26} {total[name]:>12}")
     if expected:
@@ -231,25 +245,68 @@ def _cards(deck: Deck, cards: tuple[str, ...]) -> tuple[list[str], list[Conditio
     return list(cards), [deck.card(c).condition for c in cards]
 
 
-def _upright_counts(deck: Deck, cards: tuple[str, ...], timeout: float
-                    ) -> tuple[list[int], list[tuple[int, float]]]:
-    """The upright counts N to enumerate, and those excluded with Z3's time: N is excluded when
-    Z3 proves that no tower meets the cards other than G24 and G30 with exactly N upright
-    bricks (a question without the height and ground cards, which Z3 answers at once for
-    counting cards such as G13, or G16 with G35: the red bricks and one blue upright)."""
-    others = [Labeled(c, deck.card(c).text, deck.card(c).condition)
-              for c in cards if c not in ENUMERATED]
-    counts: list[int] = []
-    excluded: list[tuple[int, float]] = []
-    for n in range(BRICKS + 1):
-        text = f"there are exactly {n} vertical bricks"
-        count = Labeled(f"N={n}", text, parse(text, deck.bricks.color_names))
-        verdict = TowerSolver(deck.bricks, deck.all_used).verify([*others, count], timeout)
-        if verdict.status == UNSOLVABLE:
-            excluded.append((n, verdict.seconds))
-        else:
-            counts.append(n)
-    return counts, excluded
+Case = tuple[int, int, int]
+"""(N, U, H): N upright bricks, U of them on the table, H highest bricks (top at HEIGHT)."""
+CASE_TEXTS = ("there are exactly {} vertical bricks",
+              "exactly {} vertical bricks touch the ground", "there are exactly {} highest bricks")
+
+
+def _case_values(case: tuple[int, ...]) -> range:
+    """The values the next count of a case may take: at most 2 uprights on the table (G30),
+    at least one highest brick."""
+    if not case:
+        return range(BRICKS + 1)
+    if len(case) == 1:
+        return range(min(case[0], 2) + 1)
+    return range(1, BRICKS + 1)
+
+
+def _case_texts(case: tuple[int, ...]) -> list[str]:
+    return [text.format(value) for text, value in zip(CASE_TEXTS, case, strict=False)]
+
+
+def _case_name(case: tuple[int, ...]) -> str:
+    return ", ".join(f"{name} = {value}" for name, value in zip("NUH", case, strict=False))
+
+
+def _cases(deck: Deck, cards: tuple[str, ...], timeout: float
+           ) -> tuple[list[Case], list[tuple[tuple[int, ...], list[str], float]]]:
+    """The cases (N, U, H) to enumerate, and the partial cases Z3 excludes, with the cards
+    asked and its time. Counts are fixed one at a time (N, then U, then H); a partial case is
+    excluded when Z3 proves that no tower meets the cards with its counts' texts (CASE_TEXTS):
+    first asked without G24 and G30, which Z3 answers at once for counting cards (G13; G16
+    with G35: the red bricks and one blue upright; G27: 2 highest bricks), then, within
+    `timeout`, with every card (G24 with G28: a lying brick rests on an upright, so that
+    upright stands on the table)."""
+    others = [c for c in cards if c not in ENUMERATED]
+    cases: list[Case] = []
+    excluded: list[tuple[tuple[int, ...], list[str], float]] = []
+
+    def widen(case: tuple[int, ...]) -> None:
+        if len(case) == len(CASE_TEXTS):
+            cases.append((case[0], case[1], case[2]))
+            return
+        for value in _case_values(case):
+            grown = (*case, value)
+            for asked in (others, list(cards)):
+                start = time.monotonic()
+                if _ask(deck, asked, grown, timeout) == UNSOLVABLE:
+                    excluded.append((grown, asked, time.monotonic() - start))
+                    break
+            else:
+                widen(grown)
+
+    widen(())
+    return cases, excluded
+
+
+def _ask(deck: Deck, cards: list[str], case: tuple[int, ...], timeout: float) -> str:
+    """Z3's status for the cards in the case (no conflict minimising: only the status counts)."""
+    items = [*(Labeled(c, deck.card(c).text, deck.card(c).condition) for c in cards),
+             *(Labeled(text, text, parse(text, deck.bricks.color_names))
+               for text in _case_texts(case))]
+    solver = TowerSolver(deck.bricks, deck.all_used)
+    return solver.check(items, time.monotonic() + timeout, any_tower=True)[0]
 
 
 def ground_placements() -> list[tuple[Box, ...]]:
@@ -296,8 +353,8 @@ class Options:
     trace: bool = False
 
 
-Task = tuple[tuple[Box, ...], int, frozenset[Box] | None, Options]
-"""Ground bricks, N, the expected tower's boxes (when on these ground bricks), options."""
+Task = tuple[tuple[Box, ...], Case, frozenset[Box] | None, Options]
+"""Ground bricks, case, the expected tower's boxes (when on these ground bricks), options."""
 
 
 def run_task(task: Task) -> Result:
@@ -313,10 +370,10 @@ class Search:
     the lying ground bricks), then those at z = 4 (lying, resting on bricks with top 4). Each
     level is a set of pairwise free boxes, chosen in a fixed order, so each tower comes once."""
 
-    def __init__(self, grounds: tuple[Box, ...], uprights: int,
+    def __init__(self, grounds: tuple[Box, ...], case: Case,
                  expected: frozenset[Box] | None, options: Options) -> None:
         self.grounds = grounds
-        self.uprights = uprights
+        self.uprights, _, self.highest = case
         self.expected = expected
         self.result = Result()
         self.deck = shipped_deck("green")
@@ -349,21 +406,24 @@ class Search:
         return self.result
 
     def _level2(self, ups: list[Box], flat: list[Box], want: int) -> None:
-        """Choose exactly `want` uprights, then any lying bricks, all at z = 2."""
+        """Choose exactly `want` uprights, then lying bricks, all at z = 2: as many in all as
+        leave H highest bricks, the uprights here and the bricks at z = 4 (the case's H)."""
         order = ups + flat
         clash = _touch_and_clash_masks(tuple(order))[1]
         n_ups = len(ups)
         chosen: list[Box] = list(self.grounds)
+        full = BRICKS - (self.highest - want)  # bricks at z <= 2
+        if self.highest < want or full < len(chosen) + want:
+            return
 
         def grow(start: int, taken: int, count_ups: int) -> None:
             left = BRICKS - len(chosen)
             if not _projections_can_join([[b] for b in chosen], left):
                 self.result.counts["pruned: cannot connect"] += 1
                 return
-            if count_ups == want:
+            if len(chosen) == full:  # then count_ups == want: the uprights come first
                 self.result.counts["level-2 sets"] += 1
                 self._level4(tuple(chosen))
-            if left == 0:
                 return
             for i in range(start, len(order)):
                 if count_ups < want and i >= n_ups:
@@ -382,9 +442,9 @@ class Search:
         """Complete `below` (every brick with z <= 2) with lying bricks at z = 4."""
         left = BRICKS - len(below)
         high = [b for b in below if b[2] + b[5] == HEIGHT]
-        if left == 0:
-            if high:  # else the tower is lower than HEIGHT (G24)
-                self._complete(below, None, Balance(below, self.margin), (1 << len(below)) - 1)
+        assert len(high) + left == self.highest  # the bricks at z = 4 are highest too
+        if left == 0:  # H >= 1 highest bricks: the tower is HEIGHT tall (G24)
+            self._complete(below, None, Balance(below, self.margin), (1 << len(below)) - 1)
             return
         if not _components_can_join(below, left):
             self.result.counts["pruned: cannot connect"] += 1
@@ -445,27 +505,29 @@ class Search:
         is_expected = self.expected is not None and frozenset(boxes) == self.expected
         stages = self.result.expected if is_expected else []
         stages.append("enumerated")
-        tower = _named(boxes, self.deck)
         if connected is None or self.cross_check:
-            truth = is_connected(tower)
+            truth = is_connected(_named(boxes, self.deck))
             assert connected is None or connected == truth, boxes
             connected = truth
         if not connected:
             return
         counts["connected"] += 1
         stages.append("connected")
+        # Rule 8 before the cards: its exact test, remembered per part, rejects nearly every
+        # tower and costs less than the Evaluator.
+        balanced = balance.holds(held)
+        if self.cross_check and not balanced:
+            assert not stands(_named(boxes, self.deck), self.margin), boxes
+        if not balanced:
+            return
+        counts["centres over supports"] += 1
+        stages.append("centres over supports")
+        tower = _named(boxes, self.deck)  # the colouring the colour-free cards are tested on
         judge = Evaluator(tower, self.deck.bricks)
         if not all(judge.condition(c) for c in self.plain):
             return
         counts["meet the colour-free cards"] += 1
         stages.append("meets the colour-free cards")
-        balanced = balance.holds(held)
-        if self.cross_check and not balanced:
-            assert not stands(tower, self.margin), boxes
-        if not balanced:
-            return
-        counts["centres over supports"] += 1
-        stages.append("centres over supports")
         if not stands(tower, self.margin):
             return
         counts["stand"] += 1
