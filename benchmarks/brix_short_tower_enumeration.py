@@ -102,6 +102,8 @@ from itertools import permutations
 from multiprocessing import Pool
 from pathlib import Path
 
+import numpy as np
+
 from tower_print.brix.checker import check_witness
 from tower_print.brix.decks import Deck, shipped_deck
 from tower_print.brix.evaluate import Evaluator
@@ -613,19 +615,23 @@ def _resting(bases: list[Box] | tuple[Box, ...], z: int,
 
 
 def _touch_and_clash_masks(boxes: tuple[Box, ...]) -> tuple[list[int], list[int]]:
-    """For each box, the bits of the boxes it touches (geometry.touches) and collides with."""
-    touch = [0] * len(boxes)
-    clash = [0] * len(boxes)
-    for i, a in enumerate(boxes):
-        for j in range(i):
-            b = boxes[j]
-            if min(_overlaps(a, b)) > 0:
-                clash[i] |= 1 << j
-                clash[j] |= 1 << i
-            elif _touch(a, b):
-                touch[i] |= 1 << j
-                touch[j] |= 1 << i
-    return touch, clash
+    """For each box, the bits of the boxes it touches (geometry.touches: extents meet on every
+    axis, over nothing on exactly one) and collides with (overlap on every axis). In numpy:
+    called once per set of bricks at z <= 2 on up to a hundred boxes, it was most of a run."""
+    corners = np.array(boxes, dtype=np.int64).reshape(-1, 6)
+    low, high = corners[:, :3], corners[:, :3] + corners[:, 3:]
+    overlap = (np.minimum(high[:, None, :], high[None, :, :])
+               - np.maximum(low[:, None, :], low[None, :, :]))  # per axis; negative: a gap
+    clash = (overlap > 0).all(axis=2)
+    touch = (overlap >= 0).all(axis=2) & ((overlap == 0).sum(axis=2) == 1)
+    np.fill_diagonal(clash, False)
+    return _bit_rows(touch), _bit_rows(clash)
+
+
+def _bit_rows(matrix: np.ndarray) -> list[int]:
+    """Each row of a boolean matrix as an int, bit j set where column j is True."""
+    packed = np.packbits(matrix, axis=1, bitorder="little")
+    return [int.from_bytes(row.tobytes(), "little") for row in packed]
 
 
 def _reach(touch: list[int], allowed: int) -> int:
