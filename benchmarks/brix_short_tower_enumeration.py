@@ -174,7 +174,7 @@ def main() -> None:
     if not {"G24", "G30"} <= set(cards):
         raise SystemExit("the enumeration needs G24 (3 flat bricks tall) and G30 (at most 2 "
                          "bricks on the table) among the cards")
-    labels, conditions = _cards(deck, cards)
+    conditions = _conditions(deck, cards)
     if args.uprights is None:
         cases, excluded = _cases(deck, cards, args.exclude_timeout)
     else:
@@ -195,7 +195,7 @@ def main() -> None:
     if args.only_expected or args.trace_expected:
         tasks = [task for task in tasks if task[2]]
     print(f"{len(tasks)} cases (ground placement, N, U, H), (N, U, H) in {cases}, "
-          f"cards {' '.join(labels)}")
+          f"cards {' '.join(cards)}")
     start = time.monotonic()
     total: Counter[str] = Counter()
     standing: list[tuple[PlacedBrick, ...]] = []
@@ -222,7 +222,7 @@ def main() -> None:
         print("(stopped at the first standing tower: the counts are partial)")
     if standing:
         tower = standing[0]
-        check_witness(tower, bricks, deck.all_used, list(zip(labels, conditions, strict=True)))
+        check_witness(tower, bricks, deck.all_used, list(zip(cards, conditions, strict=True)))
         print(f"a standing tower meeting the cards (check_witness passed; {len(standing)} "
               "found):")
         for brick in tower:
@@ -230,7 +230,7 @@ def main() -> None:
     elif args.first or args.only_expected or args.trace_expected or args.uprights is not None:
         print("no standing tower found (not every case was enumerated)")
     else:
-        print(f"no tower meeting {' '.join(labels)} stands: every case enumerated")
+        print(f"no tower meeting {' '.join(cards)} stands: every case enumerated")
     print(f"{elapsed:.0f} s")
 
 
@@ -239,12 +239,13 @@ ENUMERATED = ("G24", "G30")
 others are tested on each finished tower."""
 
 
-def _cards(deck: Deck, cards: tuple[str, ...]) -> tuple[list[str], list[Condition]]:
+def _conditions(deck: Deck, cards: tuple[str, ...]) -> list[Condition]:
+    """The cards' conditions, once G24 and G30 are checked to say what the search assumes."""
     assert parse("the tower is exactly 3 flat bricks tall", deck.bricks.color_names) == \
         deck.card("G24").condition
     assert parse("at most 2 bricks touch the ground", deck.bricks.color_names) == \
         deck.card("G30").condition
-    return list(cards), [deck.card(c).condition for c in cards]
+    return [deck.card(c).condition for c in cards]
 
 
 Case = tuple[int, int, int]
@@ -380,7 +381,7 @@ class Search:
         self.result = Result()
         self.deck = shipped_deck("green")
         self.margin = self.deck.bricks.stability_margin
-        conditions = _cards(self.deck, options.cards)[1]
+        conditions = _conditions(self.deck, options.cards)
         # Cards naming no colour are tested on the tower as `_named` colours it, before the
         # costly stages; the others on every colouring of a tower that stands.
         self.plain = [c for c in conditions if not _names_a_colour(c)]
