@@ -86,6 +86,27 @@ def test_time_limit_gives_unknown_never_a_guess() -> None:
     assert verdict.tower is None and verdict.conflict is None
 
 
+def test_a_question_split_by_upright_count_keeps_both_verdicts_honest() -> None:
+    """`check_by_cases`: a tower from one case meets every card; a conflict gathered over the
+    cases names cards only (never a case), and they are unsolvable asked whole; no time left
+    is "unknown"."""
+    clash = labeled(GREEN, "at most 2 bricks touch the ground",
+                    "some yellow brick touches some purple brick",
+                    "every red brick touches the ground and every blue brick touches the ground")
+    solver = TowerSolver(GREEN.bricks, GREEN.all_used)
+    status, tower, conflict = solver.check_by_cases(clash, time.monotonic() + 60)
+    assert status == "unsolvable" and tower is None
+    assert set(conflict) <= set(clash) and {"C1", "C3"} <= {it.label for it in conflict}
+    assert TowerSolver(GREEN.bricks, GREEN.all_used).check(
+        list(conflict), time.monotonic() + 60)[0] == "unsolvable"
+    cards = labeled(GREEN, "every blue brick touches some red brick",
+                    "some yellow brick is a bridge")
+    status, tower, _ = solver.check_by_cases(cards, time.monotonic() + 60)
+    assert status == "solvable" and tower is not None
+    assert problems(tower, GREEN.bricks, True, [(it.label, it.condition) for it in cards]) == []
+    assert solver.check_by_cases(cards, time.monotonic() - 1) == ("unknown", None, ())
+
+
 def z3_calls(solver: TowerSolver) -> list[tuple[frozenset[str], frozenset[str], str, set[str]]]:
     """Records every check of the solver's Z3 model: (cards switched on, hints switched on,
     answer, names in the unsat core). Colour orders (`order_...`) are neither: they only break

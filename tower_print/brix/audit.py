@@ -80,8 +80,8 @@ SMALL_TIMEOUT = 240.0
 deciding them all is what lets an audit say it knows every conflict that small. In green,
 G24 G28 G30 took 62 s to solve in one run (over the 60 s of other checks), 24 s in another,
 and G13 G24 G30 stays undecided at 240 s (it is proved by enumeration instead:
-content/brix/conflicts/green.yaml). A set undecided on a solver asked about other cards is
-asked once more on a fresh one, so a hopeless small set costs a process twice this."""
+content/brix/conflicts/green.yaml). An undecided set is asked once more, split into cases
+(`SeedDecider._check`), so a hopeless small set costs a process twice this."""
 TIME_LIMIT = "no answer within"
 """How the note of an "unknown" that ran out of time starts (other unknowns are retried)."""
 BUDGET_SPENT = "the audit's time budget ran out"
@@ -303,22 +303,24 @@ class SeedDecider:
                            library=shape_library(self.deck.bricks, self.deck.all_used))
 
     def _check(self, mask: int) -> tuple[str, int, str, Tower | None]:
-        """Asked on the kept solver first; if that runs out of time and has been asked about
-        other cards, once more on a fresh one, which then replaces it. Every card a solver
-        was asked about stays in its Z3 model (switched off, but there), and a solver that
-        had answered a few thousand questions took 2-4 times as long for the same proof:
-        G25 G31 G37 and G09 G32 G48 were undecided at 60 s in the fourteenth session's
-        audit, and a fresh solver proves them in 8-9 s (benchmarks/RESULTS.md)."""
+        """Asked on the kept solver first; if that runs out of time, once more split into
+        cases (`TowerSolver.check_by_cases`), on a fresh solver, which then replaces it, if
+        the kept one has been asked about other cards. Every card a solver was asked about
+        stays in its Z3 model (switched off, but there), and a solver that had answered a few
+        thousand questions took 2-4 times as long for the same proof: G25 G31 G37 and G09 G32
+        G48 were undecided at 60 s in the fourteenth session's audit, and a fresh solver
+        proves them in 8-9 s (benchmarks/RESULTS.md)."""
         answer = self._check_on(mask)
-        if answer[0] == UNKNOWN and answer[2] != BUDGET_SPENT and self.asked & ~mask:
-            self.solver, self.asked = self._fresh_solver(), 0
-            answer = self._check_on(mask)
+        if answer[0] == UNKNOWN and answer[2] != BUDGET_SPENT:
+            if self.asked & ~mask:
+                self.solver, self.asked = self._fresh_solver(), 0
+            answer = self._check_on(mask, by_cases=True)
         return answer
 
     def budget_spent(self) -> bool:
         return self.stop_at is not None and time.monotonic() >= self.stop_at
 
-    def _check_on(self, mask: int) -> tuple[str, int, str, Tower | None]:
+    def _check_on(self, mask: int, by_cases: bool = False) -> tuple[str, int, str, Tower | None]:
         self.asked |= mask
         items = [self.items[k] for k in members(mask)]
         timeout = self.timeout_for(mask.bit_count())
@@ -329,7 +331,8 @@ class SeedDecider:
         try:
             # Any tower will do (its cards are learnt as a solvable set), so the first one
             # either of the solver's workers finds ends the check.
-            status, tower, core = self.solver.check(items, deadline, any_tower=True)
+            status, tower, core = (self.solver.check_by_cases(items, deadline) if by_cases
+                                   else self.solver.check(items, deadline, any_tower=True))
         except WitnessRejected as error:  # a solver bug: never trusted, reported as undecided
             return UNKNOWN, mask, str(error), None
         if status == SOLVABLE and tower is not None:
