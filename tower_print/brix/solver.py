@@ -238,19 +238,20 @@ class TowerSolver:
         (`CASE_TEXT`): the cards hold some tower exactly when one case does, and they conflict
         when every case does (the conflict: every card some case's core names).
 
-        Fixing the count steers both workers: of pink sets of four cards undecided in 240 s,
-        P28 P34 P48 P51 gave a tower with no uprights in 4.8 s and P08 P34 P42 P44 one with
-        three in 60 s, while in others every case but one or two was refuted within seconds
-        (benchmarks/brix_split_cases.py). A first pass gives each case a share of half the
-        time left, so that one hard case cannot hold up the others; the second shares the rest
-        among those still undecided. (Splitting such a last case once more, on the number of
-        bricks on the table, left exactly the tower on one ground brick undecided in both sets
-        tried: the hard part is that balance, not the count.)"""
+        Fixing the count steers both workers: of 13 pink sets a whole check left undecided
+        at 60 s, the split decided 2 (towers in 44-47 s), and in most others every case but one
+        or two was refuted within seconds (benchmarks/brix_split_cases.py). Each case of the
+        first pass gets half of an even share of the time left, so that one hard case cannot
+        hold up the others; later passes share all of it among the cases still undecided (one
+        Z3 gave up on early is asked again) until the deadline. (Splitting such a last case
+        once more, on the number of bricks on the table, left exactly the tower on one ground
+        brick undecided in both sets tried: the hard part is that balance, not the count.)"""
         colours = self.brick_set.color_names
         cases = [Labeled(text, text, parse(text, colours))
                  for text in (CASE_TEXT.format(n) for n in range(len(self.brick_set.bricks) + 1))]
         conflict: set[Labeled] = set()
-        for share in (0.5, 1.0):
+        share = 0.5
+        while cases:
             undecided = []
             for left, case in enumerate(cases):
                 time_left = deadline - time.monotonic()
@@ -265,10 +266,8 @@ class TowerSolver:
                     conflict.update(it for it in core if it is not case)
                 else:
                     undecided.append(case)
-            if not undecided:
-                return UNSOLVABLE, None, tuple(it for it in items if it in conflict)
-            cases = undecided
-        return UNKNOWN, None, ()
+            cases, share = undecided, 1.0
+        return UNSOLVABLE, None, tuple(it for it in items if it in conflict)
 
     def _ready_tower(
         self, items: Sequence[Labeled], library_until: float | None = None,
