@@ -213,7 +213,7 @@ class _TimesOutWhenAsked:
 
     def check_by_cases(self, items: list[Labeled], deadline: float):  # type: ignore[no-untyped-def]
         self.questions.append(("by cases",))
-        return self.check(items[:], deadline)
+        return self.check(items, deadline)
 
 
 def test_an_undecided_check_is_asked_again_by_cases_on_a_fresh_solver_if_the_old_knows_others(
