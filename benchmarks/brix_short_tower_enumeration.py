@@ -110,7 +110,7 @@ from tower_print.brix.evaluate import Evaluator
 from tower_print.brix.geometry import PlacedBrick, is_connected
 from tower_print.brix.language import Colour, Condition, parse
 from tower_print.brix.marco import members
-from tower_print.brix.solver import UNSOLVABLE, Labeled, TowerSolver
+from tower_print.brix.solver import CASE_TEXT, UNSOLVABLE, Labeled, TowerSolver
 from tower_print.brix.statics import _centre_supported, contacts, stands
 
 Box = tuple[int, int, int, int, int, int]
@@ -250,8 +250,9 @@ def _conditions(deck: Deck, cards: tuple[str, ...]) -> list[Condition]:
 
 Case = tuple[int, int, int]
 """(N, U, H): N upright bricks, U of them on the table, H highest bricks (top at HEIGHT)."""
-CASE_TEXTS = ("there are exactly {} vertical bricks",
-              "exactly {} vertical bricks touch the ground", "there are exactly {} highest bricks")
+CASE_TEXTS = (CASE_TEXT, "exactly {} vertical bricks touch the ground",
+              "there are exactly {} highest bricks")
+"""N's text is the one `TowerSolver.check_by_cases` splits on."""
 
 
 def _case_values(case: tuple[int, ...]) -> range:
