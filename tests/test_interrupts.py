@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ctypes
 import gc
 import signal
 import sys
@@ -17,7 +18,7 @@ from tower_print.interrupts import keep_interrupts
 
 
 class RaisesOnDelete:
-    def __init__(self, error: type[BaseException]) -> None:
+    def __init__(self, error: type[BaseException] | BaseException) -> None:
         self.error = error
 
     def __del__(self) -> None:
@@ -48,6 +49,14 @@ def test_an_interrupt_dropped_in_a_destructor_is_raised_again(hooked: list[Any])
         RaisesOnDelete(KeyboardInterrupt)  # deleted at once; Python drops what __del__ raised
         wait(2.0)
     assert hooked == []  # handled, not printed as "Exception ignored"
+
+
+def test_an_interrupt_ctypes_wrapped_in_a_destructor_is_raised_again(hooked: list[Any]) -> None:
+    """What CI saw: Ctrl-C while ctypes converted `Z3_dec_ref`'s arguments in a term's __del__."""
+    with pytest.raises(KeyboardInterrupt):
+        RaisesOnDelete(ctypes.ArgumentError("argument 1: KeyboardInterrupt: "))
+        wait(2.0)
+    assert hooked == []
 
 
 def test_other_errors_in_destructors_go_to_the_usual_hook(hooked: list[Any]) -> None:

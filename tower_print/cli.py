@@ -15,6 +15,7 @@ import typer
 from typer.core import TyperGroup
 
 from tower_print.content import UserError, load_yaml
+from tower_print.interrupts import interrupted, keep_interrupts
 
 if TYPE_CHECKING:
     from tower_print.brix.audit import Exploration
@@ -110,13 +111,6 @@ def reports_user_errors(command: F) -> F:
             raise typer.Exit(130) from None
 
     return run  # type: ignore[return-value]
-
-
-def interrupted(error: BaseException) -> bool:
-    """Ctrl-C, also when it landed while Python was converting the arguments of a call into
-    Z3's library: ctypes then raises ArgumentError("argument 1: KeyboardInterrupt: ") instead."""
-    return isinstance(error, KeyboardInterrupt) or (
-        isinstance(error, ctypes.ArgumentError) and "KeyboardInterrupt" in str(error))
 
 
 def _challenge_epilog() -> str:
@@ -927,7 +921,5 @@ def kit(
 
 
 def main() -> None:
-    from tower_print.interrupts import keep_interrupts
-
     keep_interrupts()
     app()
