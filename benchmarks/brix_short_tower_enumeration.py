@@ -306,7 +306,7 @@ def _cases(deck: Deck, cards: tuple[str, ...], timeout: float
 
 def _ask(deck: Deck, cards: list[str], case: tuple[int, ...], timeout: float) -> str:
     """Z3's status for the cards in the case (no conflict minimising: only the status counts)."""
-    items = [*(Labeled(c, deck.card(c).text, deck.card(c).condition) for c in cards),
+    items = [*(deck.card(c).item() for c in cards),
              *(Labeled(text, text, parse(text, deck.bricks.color_names))
                for text in _case_texts(case))]
     solver = TowerSolver(deck.bricks, deck.all_used)

@@ -22,7 +22,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from tower_print.brix.decks import Deck
-from tower_print.brix.solver import SOLVABLE, UNSOLVABLE, Labeled, TowerSolver
+from tower_print.brix.solver import SOLVABLE, UNSOLVABLE, TowerSolver
 from tower_print.brix.verify import open_deck
 
 
@@ -68,7 +68,7 @@ def _ask(deck_name: str, cards: tuple[str, ...], timeout: float
          ) -> list[tuple[str, str, float, str]]:
     """(how, status, seconds, the conflict's cards or "") asked whole, then by cases."""
     deck: Deck = open_deck(deck_name)
-    items = [Labeled(c, deck.card(c).text, deck.card(c).condition) for c in cards]
+    items = [deck.card(c).item() for c in cards]
     answers = []
     for how in ("whole", "by cases"):
         solver = TowerSolver(deck.bricks, deck.all_used)

@@ -25,7 +25,6 @@ from tower_print.brix.deals import LEVELS, draw_level
 from tower_print.brix.decks import DECK_NAMES, shipped_deck
 from tower_print.brix.difficulty import pool
 from tower_print.brix.shape_library import forget_libraries
-from tower_print.brix.solver import Labeled
 from tower_print.brix.verify import verify_solver
 
 
@@ -55,7 +54,7 @@ def main() -> None:
                 start = time.monotonic()
                 solver = verify_solver(deck, seed=0)
                 verdict = solver.verify(
-                    [Labeled(c.id, c.text, c.condition) for c in cards], args.timeout
+                    [c.item() for c in cards], args.timeout
                 )
                 times.append(time.monotonic() - start)
                 counts[verdict.status] += 1

@@ -513,7 +513,7 @@ def test_brute_force_over_all_subsets_agrees(planted_audit) -> None:  # type: ig
     maximal ones suffice: a tower meeting a set meets each subset)."""
     deck, found = planted_audit
     solver = TowerSolver(deck.bricks, deck.all_used, seed=11)
-    items = [Labeled(c.id, c.text, c.condition) for c in deck.cards]
+    items = [c.item() for c in deck.cards]
 
     def status(mask: int) -> str:
         return solver.verify([items[k] for k in members(mask)], timeout=60).status

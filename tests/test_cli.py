@@ -12,7 +12,7 @@ from tower_print.brix.checker import problems
 from tower_print.brix.decks import shipped_deck
 from tower_print.brix.geometry import PlacedBrick
 from tower_print.brix.language import parse
-from tower_print.brix.solver import UNKNOWN, Labeled, Verdict
+from tower_print.brix.solver import UNKNOWN, Verdict
 from tower_print.brix.verify import verdict_text
 from tower_print.cli import app
 
@@ -114,7 +114,7 @@ def test_unknown_says_when_only_standing_is_in_doubt() -> None:
     """An undecided question whose Z3 candidates all fell says how many met every card (the
     arrangement exists; whether one stands is the doubt); with none it says nothing of it."""
     deck = shipped_deck("pink")
-    items = [Labeled(c.id, c.text, c.condition) for c in deck.cards[:2]]
+    items = [c.item() for c in deck.cards[:2]]
     labels = tuple(it.label for it in items)
     some = verdict_text(Verdict(UNKNOWN, labels, seconds=60.0, candidates=3), items, deck)
     none = verdict_text(Verdict(UNKNOWN, labels, seconds=60.0), items, deck)

@@ -38,7 +38,7 @@ PLANTED = load_deck(Path(__file__).parent / "data" / "brix-planted.yaml")
 
 
 def items(*ids: str) -> list[Labeled]:
-    return [Labeled(c.id, c.text, c.condition) for c in map(PLANTED.card, ids)]
+    return [c.item() for c in map(PLANTED.card, ids)]
 
 
 def conditions(*ids: str) -> frozenset:  # type: ignore[type-arg]
@@ -87,7 +87,7 @@ def test_verify_answers_a_set_an_audits_tower_meets_with_that_tower_without_z3(
         for tower in towers.towers) if reference.witness([c.condition for c in cards]) is None)
     solver = verify_solver(deck, 0)
     monkeypatch.setattr(TowerSolver, "_z3_check", lambda *_: pytest.fail("Z3 was asked"))
-    verdict = solver.verify([Labeled(c.id, c.text, c.condition) for c in met], 60)
+    verdict = solver.verify([c.item() for c in met], 60)
     assert verdict.status == SOLVABLE
     assert verdict.tower == towers.witness([c.condition for c in met])
     save_known_towers(deck)
@@ -333,6 +333,6 @@ def test_shipped_conflicts_fit_their_deck_and_the_small_ones_are_proved_again(na
     assert len(small) >= 10
     for conflict in small[::max(1, len(small) // SAMPLE)]:
         cards = sorted((by_condition[c] for c in conflict), key=lambda c: c.id)
-        verdict = solver.verify([Labeled(c.id, c.text, c.condition) for c in cards], 60)
+        verdict = solver.verify([c.item() for c in cards], 60)
         assert verdict.status == UNSOLVABLE and verdict.conflict_minimal, [c.id for c in cards]
         assert verdict.conflict == tuple(c.id for c in cards)

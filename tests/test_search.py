@@ -19,7 +19,7 @@ PINK = shipped_deck("pink")
 
 
 def cards(deck, *ids: str) -> list[Labeled]:  # noqa: ANN001 - Deck
-    return [Labeled(i, deck.card(i).text, deck.card(i).condition) for i in ids]
+    return [deck.card(i).item() for i in ids]
 
 
 def test_found_towers_pass_the_checker_and_repeat_with_the_seed() -> None:

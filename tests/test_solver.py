@@ -198,7 +198,7 @@ def test_solver_builds_what_a_sampled_tower_shows_possible(deck: Deck, seed: int
         tower = random_tower(deck.bricks, rng, bricks_for_rule(deck.bricks, deck.all_used, rng))
     met = [card for card in deck.cards if holds(card.condition, tower, deck.bricks)]
     chosen = rng.sample(met, k=min(3, len(met)))
-    items = [Labeled(card.id, card.text, card.condition) for card in chosen]
+    items = [card.item() for card in chosen]
     verdict = TowerSolver(deck.bricks, deck.all_used).verify(items, timeout=60)
     assert verdict.status == "solvable", [card.id for card in chosen]
 
@@ -301,7 +301,7 @@ def test_the_side_question_gets_the_first_look() -> None:
     order, and Z3 refutes them within its first look, where the six cards together ran out of
     it (and of a second one: unknown within twice `PROBE_WORK`, 2-5 s to prove in all). The
     side's proof settles the whole question, with the side's cards as the conflict."""
-    items = [Labeled(c.id, c.text, c.condition)
+    items = [c.item()
              for c in map(PINK.card, ("P28", "P23", "P54", "P25", "P44", "P31"))]
     solver = TowerSolver(PINK.bricks, PINK.all_used, search_steps=0, work=2 * PROBE_WORK)
     status, tower, conflict = solver.check(items, time.monotonic() + 60)

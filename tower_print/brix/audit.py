@@ -61,7 +61,7 @@ from tower_print.brix.marco import CardMap, MaskSet, mask_of, members
 from tower_print.brix.sampling import Tower, sample_towers
 from tower_print.brix.shape_library import shape_library
 from tower_print.brix.shrink import dropped_together
-from tower_print.brix.solver import SOLVABLE, UNKNOWN, UNSOLVABLE, Labeled, TowerSolver
+from tower_print.brix.solver import SOLVABLE, UNKNOWN, UNSOLVABLE, TowerSolver
 from tower_print.content import UserError
 
 LOG_FORMAT = 1
@@ -281,7 +281,7 @@ class SeedDecider:
         self.stop_at: float | None = None
         self.solver = self._fresh_solver()
         self.asked = 0  # the cards this solver has been asked about (its switches)
-        self.items = [Labeled(c.id, c.text, c.condition) for c in deck.cards]
+        self.items = [c.item() for c in deck.cards]
         self.log = log
         self.facts = Facts(len(deck.cards))
         for mask in solvable:

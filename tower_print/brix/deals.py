@@ -22,7 +22,7 @@ from tower_print.brix.geometry import normalized
 from tower_print.brix.sampling import Tower
 from tower_print.brix.search import TowerSearch
 from tower_print.brix.shape_library import shape_library
-from tower_print.brix.solver import SOLVABLE, UNKNOWN, UNSOLVABLE, Labeled, TowerSolver
+from tower_print.brix.solver import SOLVABLE, UNKNOWN, UNSOLVABLE, TowerSolver
 from tower_print.content import UserError
 
 LEVELS = {"easy": (8, 12), "medium": (13, 19), "hard": (20, 24)}
@@ -225,7 +225,7 @@ class Dealer:
         """(status, a tower meeting `cards` and the challenges), cheapest proof first. Z3 goes
         before the search: measured on hard deals, it proves a contradiction in a few
         hundredths of a second, while a search that finds nothing takes a quarter second."""
-        items = [Labeled(c.id, c.text, c.condition) for c in cards]
+        items = [c.item() for c in cards]
         if tower is not None:
             unmet = unmet_cards(tower, self.deck.bricks, items, self.required)
             if unmet is not None and len(unmet) <= self.may_drop:
@@ -329,7 +329,7 @@ class Dealer:
     def _finish(self, number: int, cards: list[Card], tower: Tower, measured: Difficulty,
                 players: int, counts: dict[str, int], redeals: int) -> Round:
         """The round with its tower re-checked by the independent checker."""
-        items = [Labeled(c.id, c.text, c.condition) for c in cards]
+        items = [c.item() for c in cards]
         unmet = unmet_cards(tower, self.deck.bricks, items, self.required)
         assert unmet is not None and len(unmet) <= self.may_drop, "round tower does not fit"
         dropped = unmet[0] if unmet else None

@@ -5,13 +5,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tower_print.brix.bricks import BrickSet, default_bricks
 from tower_print.brix.evaluate import Evaluator
 from tower_print.brix.geometry import PlacedBrick
 from tower_print.brix.language import Condition, parse
 from tower_print.content import UserError, content_root, load_yaml
+
+if TYPE_CHECKING:
+    from tower_print.brix.solver import Labeled
 
 RULES = ("all", "one of each colour")
 
@@ -23,6 +26,11 @@ class Card:
     text: str
     condition: Condition
     source: str  # the condition as written in the file
+
+    def item(self) -> Labeled:
+        """The card as a condition for the solver, labelled with its id."""
+        from tower_print.brix.solver import Labeled  # Z3 loads only where a card is solved
+        return Labeled(self.id, self.text, self.condition)
 
 
 @dataclass(frozen=True)

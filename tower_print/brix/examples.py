@@ -145,12 +145,12 @@ def find_examples(
         else:
             missing.append(card)
     if missing:
-        from tower_print.brix.solver import SOLVABLE, Labeled, TowerSolver
+        from tower_print.brix.solver import SOLVABLE, TowerSolver
 
         solver = TowerSolver(deck.bricks, deck.all_used, seed=seed)
         for card in missing:
             say(f"{card.id}: no sampled tower meets it, asking the solver")
-            verdict = solver.verify([Labeled(card.id, card.text, card.condition)], timeout)
+            verdict = solver.verify([card.item()], timeout)
             if verdict.status != SOLVABLE or verdict.tower is None:
                 raise UserError(
                     f"deck {deck.name}: card {card.id}: no example tower found "

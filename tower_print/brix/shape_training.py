@@ -52,7 +52,7 @@ def solve_training_deals(
         for level in levels:
             rng = random.Random(f"{seed}-{deck.name}-{level}")
             for _ in range(deals):
-                items = tuple(Labeled(c.id, c.text, c.condition)
+                items = tuple(c.item()
                               for c in draw_level(deck, level, rng))
                 solver = TowerSolver(deck.bricks, deck.all_used, seed=0, work=work,
                                      pool=reference, library=library)

@@ -56,7 +56,7 @@ def conditions_to_check(
     deck: Deck, card_ids: Sequence[str], texts: Sequence[str]
 ) -> list[Labeled]:
     """Cards by id, then free-text conditions labelled C1, C2, ... in the order given."""
-    items = [Labeled(card.id, card.text, card.condition) for card in map(deck.card, card_ids)]
+    items = [card.item() for card in map(deck.card, card_ids)]
     for k, text in enumerate(texts, start=1):
         try:
             condition = parse(text, deck.bricks.color_names)
