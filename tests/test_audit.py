@@ -495,6 +495,28 @@ def test_a_set_the_known_file_tried_at_a_limit_waits_for_a_longer_one(tmp_path: 
         assert (report["unminimised_taken"], report["unminimised_left"]) == (1, left)
 
 
+def test_a_set_the_known_file_left_undecided_waits_for_a_longer_limit(tmp_path: Path) -> None:
+    """T2 T3 T6 T8, a set this audit asks (a tower meets it), given as undecided at 60 s: with
+    60 s checks it is set aside unasked and the audit stays incomplete, the set kept in the
+    file written; with 90 s checks it is asked, and decided, and the file drops it."""
+    known = _known_file(tmp_path / "known.yaml", "T1 T2")
+    known.write_text(known.read_text()
+                     + "undecided:\n  - cards: T2 T3 T6 T8\n    tried_at: 60\n")
+    for timeout, taken in (("60", 1), ("90", 0)):
+        out = tmp_path / f"out-{timeout}.yaml"
+        result = _audit_known(tmp_path, known, "--json", "--timeout", timeout,
+                              "--conflicts-out", str(out))
+        assert result.exit_code == (3 if taken else 0), result.output
+        report = json.loads(result.output)
+        assert report["undecided_taken"] == taken
+        assert (["T2", "T3", "T6", "T8"] in report["undecided"]) == bool(taken)
+        written = read_conflict_file(out, load_deck(PLANTED))
+        assert written is not None
+        assert written.undecided == (((("T2", "T3", "T6", "T8"), 60.0),) if taken else ())
+        cache_log = next((tmp_path / "cache").glob("*.jsonl")).read_text()
+        assert ('"seed": ["T2", "T3", "T6", "T8"]' in cache_log) == (not taken)
+
+
 def test_an_incomplete_report_counts_its_loose_ends_in_plain_english(planted_audit) -> None:  # type: ignore[no-untyped-def]
     deck, found = planted_audit
     loose = dataclasses.replace(found, complete=False, conflicts_unminimised=[found.muses[0]],

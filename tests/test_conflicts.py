@@ -170,6 +170,41 @@ def test_sets_still_to_shrink_are_kept_until_a_conflict_inside_them_is_known(
     assert after.unminimised_tried_at == (60.0, 90.0)
 
 
+def test_undecided_sets_are_kept_until_a_tower_or_a_conflict_decides_them(
+    tmp_path: Path,
+) -> None:
+    """An audit's undecided sets are written under `undecided` with the limit their checks ran
+    out at, and read back; the next write keeps them with the longest limit each was tried at
+    and adds its own, but drops one a tower now meets and one holding a new conflict."""
+    path = tmp_path / "planted.yaml"
+    write_conflicts(path, PLANTED, ConflictFile(
+        (("T1", "T2"),), undecided=((("T8", "T4", "T5"), 60.0), (("T3", "T5", "T6"), 60.0),
+                                    (("T2", "T4", "T6"), 30.0))), "three undecided")
+    assert "undecided:\n  - cards: T2 T4 T6\n    tried_at: 30\n  - cards: T3 T5 T6\n" \
+        in path.read_text()
+    read = read_conflict_file(path, PLANTED)
+    assert read is not None and read.undecided == (
+        (("T2", "T4", "T6"), 30.0), (("T3", "T5", "T6"), 60.0), (("T4", "T5", "T8"), 60.0))
+    after = gather_conflicts(
+        path, PLANTED, [["T1", "T2"], ["T5", "T6"]], [{"T2", "T4", "T6", "T7"}], False, 2,
+        "audit", undecided=[(["T4", "T5", "T8"], 90.0), (["T4", "T6", "T8"], 60.0)])
+    assert after.undecided == ((("T4", "T5", "T8"), 90.0), (("T4", "T6", "T8"), 60.0))
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ("undecided:\n  - cards: T1 T2 T5\n    tried_at: 60\n",
+     r"planted.yaml:6: undecided\[0\].cards: 'T1 T2 T5' holds the conflict 'T1 T2', so no "
+     "tower meets it"),
+    ("undecided:\n  - cards: T3 T5\n", r"planted.yaml:6: undecided\[0\]: missing field 'tried_at'"),
+])
+def test_a_bad_undecided_set_names_its_line(tmp_path: Path, text: str, says: str) -> None:
+    path = tmp_path / "planted.yaml"
+    path.write_text(f"deck: planted\nfingerprint: {deck_fingerprint(PLANTED)}\nconflicts:\n"
+                    f"  - T1 T2\n{text}", encoding="utf-8")
+    with pytest.raises(ContentError, match=says):
+        read_conflict_file(path, PLANTED)
+
+
 @pytest.mark.parametrize(("text", "says"), [
     ("unminimised:\n  - cards: T1 T2 T5\n",
      r"planted.yaml:6: unminimised\[0\].cards: 'T1 T2 T5' holds the conflict 'T1 T2'"),

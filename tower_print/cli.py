@@ -395,7 +395,8 @@ def brix_audit(
     known: Annotated[Path | None, typer.Option(
         help="Take the minimal conflicts and towers of this file (earlier audits' "
              "--conflicts-out, of the same deck version) as known instead of finding them "
-             "again; the audit explores what they leave open.")] = None,
+             "again; the audit explores what they leave open. Its undecided sets are asked "
+             "again only with a longer --timeout than their tried_at.")] = None,
 ) -> None:
     """Certify a deck: its conflicts, the odds of an unsolvable deal, each card's price.
 
@@ -439,7 +440,10 @@ def brix_audit(
     explorer = Explorer(chosen, settings, cache, taken_masks,
                         0 if taken is None else taken.complete_up_to,
                         () if taken is None else taken.towers,
-                        dict(zip(to_shrink, tried_at, strict=True)))
+                        dict(zip(to_shrink, tried_at, strict=True)),
+                        {} if taken is None else dict(zip(
+                            card_masks(chosen, [ids for ids, _ in taken.undecided]),
+                            [limit for _, limit in taken.undecided], strict=True)))
     try:
         with _audit_progress() as show:
             found = explorer.run(jobs, show)
@@ -488,7 +492,8 @@ def _write_audit_conflicts(path: Path, deck: Deck, found: Exploration, command: 
                              [set(ids(m)) for m in found.solvable], found.complete,
                              found.complete_up_to, command, found.towers,
                              [(ids(m), found.unminimised_tried_at.get(m))
-                              for m in found.conflicts_unminimised])
+                              for m in found.conflicts_unminimised],
+                             [(ids(m), limit) for m, limit in found.undecided_tried_at.items()])
     merged = sum(line.startswith("Built by: ") for line in known.history) > 1
     state = ("a complete audit" if found.complete else
              "incomplete audits, each set proved by one of them" if merged else
@@ -498,6 +503,8 @@ def _write_audit_conflicts(path: Path, deck: Deck, found: Exploration, command: 
     note = f"{len(known.sets)} minimal conflicts, from {state}."
     if known.unminimised:
         note += f" {len(known.unminimised)} more sets no tower meets are still to shrink."
+    if known.undecided:
+        note += f" {len(known.undecided)} sets are undecided (`undecided`)."
     if not found.complete and known.complete_up_to:
         note += f" Every conflict of up to {known.complete_up_to} cards is here."
     write_conflicts(path, deck, known, note)

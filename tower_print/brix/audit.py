@@ -531,6 +531,10 @@ class Exploration:
     unminimised_tried_at: dict[int, float] = field(default_factory=dict)
     """Of `conflicts_unminimised`, the time limit their shrinking ran out at, where known."""
     budget_cut: list[int] = field(default_factory=list)  # of `unknown`, cut short by the budget
+    undecided_tried_at: dict[int, float] = field(default_factory=dict)
+    """Sets checks ran out of time on, with the longest limit tried: this run's and the
+    undecided sets taken as known (`known_undecided`) that it did not decide."""
+    undecided_taken: int = 0  # of those taken as known, set aside without a check
     towers: list[Tower] = field(default_factory=list)
     """Checked towers met by the solver or taken as known, one for each of the maximal
     `solvable` sets such a tower meets (the pool's towers are drawn again from the seed)."""
@@ -557,6 +561,7 @@ class Explorer:
         self, deck: Deck, settings: AuditSettings, cache_dir: Path | None,
         known: Sequence[int] = (), known_up_to: int = 0, known_towers: Sequence[Tower] = (),
         known_unminimised: Mapping[int, float | None] | None = None,
+        known_undecided: Mapping[int, float] | None = None,
     ) -> None:
         """`known`: minimal conflicts earlier audits proved (a conflicts file, `--known`),
         taken as they are: the search explores only what they leave open. `known_up_to`: the
@@ -570,7 +575,9 @@ class Explorer:
         none did): unsolvable from the start, and shrunk first among the conflicts to shrink
         unless this audit's checks would have no more time than then (green's four sets cost
         808 s of the twenty-ninth round's worker time and stayed as they were) or the set holds
-        more cards than `max_cards`."""
+        more cards than `max_cards`. `known_undecided`: the file's sets earlier checks ran out
+        of time on, each with that limit: set aside as undecided from the start unless this
+        audit's checks of them would have more time."""
         self.deck = deck
         self.settings = settings
         self.known = list(known)
@@ -596,6 +603,10 @@ class Explorer:
             mask for mask, tried_at in within.items()
             if tried_at is None or settings.timeout_for(mask.bit_count() - 1) > tried_at]
         self.unminimised_left = len(within) - len(self.to_shrink)
+        self.known_undecided = dict(known_undecided or {})
+        # sets checks ran out of time on (the file's among them): the longest limit tried
+        self.undecided: dict[int, float] = dict(self.known_undecided)
+        self.undecided_taken = 0  # of the file's, those set aside without a check
         self.budget_cut: set[int] = set()  # sets left undecided because the budget ended
         self.checks = 0
         self.resumed = 0
@@ -672,6 +683,9 @@ class Explorer:
                     self.to_shrink.append(outcome.mask)
         else:
             self.map.add_unknown(outcome.seed)
+            if outcome.note.startswith(TIME_LIMIT):
+                limit = self.settings.timeout_for(outcome.seed.bit_count())
+                self.undecided[outcome.seed] = max(self.undecided.get(outcome.seed, limit), limit)
             if outcome.note == BUDGET_SPENT:
                 self.budget_cut.add(outcome.seed)
 
@@ -693,6 +707,7 @@ class Explorer:
                 for mask in (*self.known, *self.known_unminimised):
                     self.map.add_mus(mask)  # sound for the map even when not minimal
                 self.map.explain_up_to(self.known_up_to)
+                self._set_aside_known_undecided()
                 self._explore(executor, jobs, say, start)
             except BaseException:
                 _stop(executor)
@@ -799,6 +814,15 @@ class Explorer:
                      "solvable": len(self.map.solvable), "unknown": len(self.map.unknown),
                      "deals_left": len(deals), "seconds": time.monotonic() - start})
 
+    def _set_aside_known_undecided(self) -> None:
+        """The file's undecided sets this audit would ask with no more time than before are
+        set aside as undecided (those it knows the answer for or does not explore are not)."""
+        for mask, tried_at in self.known_undecided.items():
+            if (tried_at >= self.settings.timeout_for(mask.bit_count())
+                    and mask.bit_count() <= self.largest and not self.map.explained(mask)):
+                self.map.add_unknown(mask)
+                self.undecided_taken += 1
+
     def _check_known(self) -> None:
         """Each known conflict against what this audit learnt: no tower met all its cards and
         no part of it was proved unsolvable (not asked of those still to shrink)."""
@@ -848,6 +872,10 @@ class Explorer:
             unminimised_left=self.unminimised_left,
             unminimised_too_large=self.unminimised_too_large,
             budget_cut=sorted(self.budget_cut, key=order),
+            undecided_tried_at={mask: tried_at for mask, tried_at in sorted(
+                self.undecided.items(), key=lambda entry: order(entry[0]))
+                if not self.map.known_solvable(mask) and not self.map.known_unsolvable(mask)},
+            undecided_taken=self.undecided_taken,
             towers=[self.witnesses[m] for m in sorted(self.map.solvable, key=order)
                     if m in self.witnesses],
         )

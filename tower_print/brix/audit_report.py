@@ -154,6 +154,7 @@ def audit_json(
         "unminimised_taken": found.unminimised_taken,
         "unminimised_left": found.unminimised_left,
         "unminimised_too_large": found.unminimised_too_large,
+        "undecided_taken": found.undecided_taken,
         "seconds": round(found.seconds, 1),
         "note": "unsolvable means: " + LATTICE_NOTE,
     }
@@ -213,6 +214,10 @@ def audit_text(
                      + (f"; {found.unminimised_too_large} not, as they hold more cards than "
                         "--max-cards: the exploration itself meets any conflict that small "
                         "inside them" if found.unminimised_too_large else "") + ").")
+    if found.undecided_taken:
+        lines.append(f"  And its {_count(found.undecided_taken, 'undecided set')}, set aside "
+                     "unasked: checks as long as this run's ran out of time on them before "
+                     "(only a longer --timeout asks them again).")
     lines.append(f"  ({found.checks} solver checks this run, {found.resumed} facts read back "
                  f"from the cache, {found.seconds:.0f} s; unsolvable means: {LATTICE_NOTE})")
     lines.append("")

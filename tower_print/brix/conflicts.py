@@ -30,6 +30,13 @@ of proving them again. A set is dropped once a listed conflict lies inside it. O
 shrinking stopped because checks of its parts ran out of time notes their limit (`tried_at`,
 seconds): the next audit shrinks it again only if its checks get longer.
 
+Sets an audit asked and got no answer for within its time limit are kept as well
+(`undecided`, each with that limit as `tried_at`): the next audit taking the file `--known`
+sets them aside as undecided again instead of asking them at the same limit (the green deck's
+nine such sets of four cards took 1080 s of the 3000 s of worker time of a 25-minute round,
+every round); with a longer `--timeout` it asks them. A set is dropped once a tower meets all
+its cards or a listed conflict lies inside it.
+
 Why keep them: the audit proved each one with Z3 (and met every smaller part of it with a
 checked tower), and once they are known a deal is checked by a subset test, as the audit
 promises: a deal holding one is unsolvable, with that set as its conflict, without asking Z3
@@ -47,6 +54,7 @@ import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 from tower_print.brix.checker import problems
 from tower_print.brix.decks import Deck
@@ -94,6 +102,9 @@ class ConflictFile:
     """For each of `unminimised`: the time limit its shrinking ran out at, if known (empty:
     none known)."""
     unminimised_nodes: tuple[Node, ...] = field(default=(), compare=False)
+    undecided: tuple[tuple[tuple[str, ...], float], ...] = ()
+    """(set, time limit) for the sets an audit's checks ran out of time on (module docstring)."""
+    undecided_nodes: tuple[Node, ...] = field(default=(), compare=False)
 
     def unminimised_limits(self) -> list[tuple[tuple[str, ...], float | None]]:
         """Each of `unminimised` with its `tried_at` (None when not known)."""
@@ -105,6 +116,9 @@ UNMINIMISED_COMMENT = ("# Sets no tower meets, proved by an audit that had no ti
                        "them to minimal\n# conflicts; the next audit taking this file --known "
                        "shrinks them, those with `tried_at`\n# (seconds: its checks ran out "
                        "of time at that limit) only if its checks get longer.")
+UNDECIDED_COMMENT = ("# Sets an audit's checks ran out of time on (`tried_at`: the limit, in "
+                     "seconds); the next audit\n# taking this file --known asks them again "
+                     "only if its checks get longer.")
 TOWERS_COMMENT = ("# Towers the audits met, each meeting a set of cards no other tower here or "
                   "in the audit's pool meets;\n# each brick: colour x y z dx dy dz in lattice "
                   "units, z = 0 the table.")
@@ -131,6 +145,11 @@ def write_conflicts(path: Path, deck: Deck, known: ConflictFile, note: str) -> N
         *(line for ids, tried_at in unminimised for line in (
             f"  - cards: {' '.join(ids)}",
             *([] if tried_at is None else [f"    tried_at: {tried_at:g}"]))),
+        *([UNDECIDED_COMMENT, "undecided:"] if known.undecided else []),
+        *(line for ids, tried_at in sorted(((sorted(ids), tried_at)
+                                             for ids, tried_at in known.undecided),
+                                            key=lambda entry: (len(entry[0]), entry[0]))
+          for line in (f"  - cards: {' '.join(ids)}", f"    tried_at: {tried_at:g}")),
         *([TOWERS_COMMENT, "towers:"] if known.towers else []),
         *(f"  - {tower_line(tower)}" for tower in known.towers),
     ]
@@ -141,13 +160,16 @@ def gather_conflicts(
     path: Path, deck: Deck, found: Sequence[Sequence[str]], solvable: Sequence[set[str]],
     complete: bool, complete_up_to: int, command: str, towers: Sequence[Tower] = (),
     unminimised: Sequence[tuple[Sequence[str], float | None]] = (),
+    undecided: Sequence[tuple[Sequence[str], float]] = (),
 ) -> ConflictFile:
     """What to write to `path` after an audit: the conflicts it `found` and those the file
     already holds for this version of the deck (see the module docstring), each checked
     against this audit's facts (`solvable`: card sets it met a tower for, the pool's among
     them); the `towers` it met with those the file holds (`_towers_to_keep`); and the sets
     still to shrink, its `unminimised` (each with its `tried_at`) and the file's
-    (`_left_to_shrink`)."""
+    (`_left_to_shrink`); and the sets left undecided, its `undecided` and the file's, each
+    with the longest limit it was tried at, but those a tower or a conflict now decides
+    (`_still_undecided`)."""
     new = {frozenset(ids) for ids in found}
     new_unminimised = {frozenset(ids): tried_at for ids, tried_at in unminimised}
     kept = read_conflict_file(path, deck) if path.is_file() else None
@@ -156,7 +178,9 @@ def gather_conflicts(
         return ConflictFile(tuple(tuple(ids) for ids in found), complete_up_to,
                             (f"Built by: {command}",),
                             towers=_towers_to_keep(deck, towers, solvable),
-                            unminimised=left, unminimised_tried_at=tried_at)
+                            unminimised=left, unminimised_tried_at=tried_at,
+                            undecided=_still_undecided(undecided, [*new, *new_unminimised],
+                                                       solvable))
     for ids, node in zip(kept.sets, kept.nodes, strict=True):
         old = frozenset(ids)
         clash = next((m for m in new if m != old and (m < old or old < m)), None)
@@ -193,7 +217,9 @@ def gather_conflicts(
     return ConflictFile(tuple(sets), max(kept.complete_up_to, complete_up_to),
                         (*kept.history, f"Built by: {command}"), proofs=kept.proofs,
                         towers=_towers_to_keep(deck, [*kept.towers, *towers], solvable),
-                        unminimised=left, unminimised_tried_at=tried_at)
+                        unminimised=left, unminimised_tried_at=tried_at,
+                        undecided=_still_undecided([*kept.undecided, *undecided],
+                                                   [*map(frozenset, sets), *both], solvable))
 
 
 def _left_to_shrink(
@@ -206,6 +232,20 @@ def _left_to_shrink(
                    if not any(c <= m for c in minimal) and not any(o < m for o in unminimised)),
                   key=lambda entry: (len(entry[0]), entry[0]))
     return tuple(ids for ids, _ in left), tuple(tried_at for _, tried_at in left)
+
+
+def _still_undecided(
+    undecided: Iterable[tuple[Sequence[str], float]], conflicts: Sequence[frozenset[str]],
+    solvable: Sequence[set[str]],
+) -> tuple[tuple[tuple[str, ...], float], ...]:
+    """Each of the `undecided` sets once, with the longest limit it was tried at, but those
+    holding one of the `conflicts` or met by a tower (inside one of the `solvable` sets)."""
+    longest: dict[frozenset[str], float] = {}
+    for ids, tried_at in undecided:
+        key = frozenset(ids)
+        longest[key] = max(longest.get(key, tried_at), tried_at)
+    return tuple((tuple(sorted(ids)), tried_at) for ids, tried_at in longest.items()
+                 if not any(c <= ids for c in conflicts) and not any(ids <= s for s in solvable))
 
 
 def longest_limit(*limits: float | None) -> float | None:
@@ -240,7 +280,7 @@ def read_conflict_file(path: Path, deck: Deck) -> ConflictFile | None:
     another version of the deck (its fingerprint)."""
     root = load_yaml(path, fast=True)
     root.only_keys("deck", "fingerprint", "complete_up_to", "conflicts", "proofs",
-                   "unminimised", "towers")
+                   "unminimised", "undecided", "towers")
     named = root["deck"]
     if named.str() != deck.name:
         raise named.error(f"conflicts of deck '{named.str()}', not of '{deck.name}'")
@@ -263,24 +303,41 @@ def read_conflict_file(path: Path, deck: Deck) -> ConflictFile | None:
     listed = root.get("towers")
     tower_nodes = () if listed is None else tuple(listed.items())
     colors = deck.bricks.color_names
-    to_shrink = root.get("unminimised")
-    entries = () if to_shrink is None else tuple(to_shrink.items())
-    for entry in entries:
-        entry.only_keys("cards", "tried_at")
-    unminimised_nodes = tuple(entry["cards"] for entry in entries)
-    unminimised = tuple(node.parsed(card_ids) for node in unminimised_nodes)
-    tried_at = tuple(None if (limit := entry.get("tried_at")) is None else limit.number(low=0)
-                     for entry in entries)
-    for ids, node in zip(unminimised, unminimised_nodes, strict=True):
-        inside = next((c for c in sets if set(c) <= set(ids)), None)
-        if inside is not None:
-            raise node.error(f"'{' '.join(ids)}' holds the conflict '{' '.join(inside)}', so "
-                             "it has nothing left to shrink")
+    unminimised_nodes, unminimised, tried_at = _limited_sets(
+        root.get("unminimised"), card_ids, sets, "it has nothing left to shrink", required=False)
+    undecided_nodes, undecided, undecided_at = _limited_sets(
+        root.get("undecided"), card_ids, [*sets, *unminimised], "no tower meets it",
+        required=True)
     return ConflictFile(
         sets, 0 if complete is None else complete.int(low=0), _history(path, deck), nodes,
         _proofs(root.get("proofs"), {frozenset(ids) for ids in sets}, card_ids),
         tuple(node.parsed(lambda line: tower_of_line(line, colors)) for node in tower_nodes),
-        tower_nodes, unminimised, tried_at, unminimised_nodes)
+        tower_nodes, unminimised, tried_at, unminimised_nodes,
+        tuple(zip(undecided, cast(tuple[float, ...], undecided_at), strict=True)),
+        undecided_nodes)
+
+
+def _limited_sets(
+    listed: Node | None, card_ids: Callable[[str], tuple[str, ...]],
+    conflicts: Sequence[tuple[str, ...]], so: str, required: bool,
+) -> tuple[tuple[Node, ...], tuple[tuple[str, ...], ...], tuple[float | None, ...]]:
+    """A section of sets each with the time limit it was tried at (`unminimised`,
+    `undecided`): the sets' nodes, the sets, the limits (`required`: every entry names one).
+    A set holding one of the `conflicts` is an error (`so`: what that would mean)."""
+    entries = () if listed is None else tuple(listed.items())
+    for entry in entries:
+        entry.only_keys("cards", "tried_at")
+    nodes = tuple(entry["cards"] for entry in entries)
+    sets = tuple(node.parsed(card_ids) for node in nodes)
+    limits = tuple(entry["tried_at"].number(low=0) if required
+                   else None if (limit := entry.get("tried_at")) is None else limit.number(low=0)
+                   for entry in entries)
+    for ids, node in zip(sets, nodes, strict=True):
+        inside = next((c for c in conflicts if set(c) <= set(ids)), None)
+        if inside is not None:
+            raise node.error(f"'{' '.join(ids)}' holds the conflict '{' '.join(inside)}', so "
+                             + so)
+    return nodes, sets, limits
 
 
 def _proofs(
