@@ -16,16 +16,17 @@ did not close every case; the audits leave other sets with G24 and G30 undecided
 script either finds a standing tower that meets the cards (and passes it through
 checker.check_witness) or enumerates every case and reports that none stands.
 
-Cases: each run of the search fixes (N, U, H): N upright bricks (rule 4), U of them on the
-table (so which ground placements), H highest bricks (top 6: the uprights at z = 2 and the
-bricks at z = 4, so how many bricks lie at z = 4). The cases partition the towers (with every
-case, N = 3 gives the counts below exactly). Without --uprights, every case is enumerated
-except those Z3 proves no tower meets with the cards (`_cases`: the counts fixed one at a
-time, asked first without G24 and G30, which is quick for counting cards, then with every
-card within --exclude-timeout). G13 leaves (3, 0, 4); G16 with G35 ("exactly 1 blue brick is
-vertical", "every red brick is vertical") leaves N = 3-7. Cases with few uprights (N = 0, 1)
-and two lying ground bricks are too many towers for a run: cards that allow them are out of
-reach.
+Cases: each run of the search fixes (N, U, H, G): N upright bricks (rule 4), U of them on the
+table, H highest bricks (top 6: the uprights at z = 2 and the bricks at z = 4, so how many
+bricks lie at z = 4), G bricks on the table (U and G: which ground placements). The cases
+partition the towers (with every case, N = 3 gives the counts below exactly; G came after those
+runs, for sets such as G18 G24 G43 G46 whose cards may leave room for one brick on the table
+only). Without --uprights, every case is enumerated except those Z3 proves no tower meets with
+the cards (`_cases`: the counts fixed one at a time, asked first without G24 and G30, which is
+quick for counting cards, then with every card within --exclude-timeout). G13 leaves (3, 0, 4);
+G16 with G35 ("exactly 1 blue brick is vertical", "every red brick is vertical") leaves N =
+3-7. Cases with few uprights (N = 0, 1) and two lying ground bricks are too many towers for a
+run: cards that allow them are out of reach.
 
 Colours: the green deck uses all 8 bricks, two of each colour. The cards naming no colour are
 tested on one fixed colouring; the others, on a tower that stands, with every colouring (2520
@@ -185,8 +186,9 @@ def main() -> None:
     if args.uprights is None:
         cases, excluded = _cases(deck, cards, args.exclude_timeout)
     else:
-        cases, excluded = [(n, u, h) for n in sorted(set(args.uprights))
-                           for u in _case_values((n,)) for h in _case_values((n, u))], []
+        cases, excluded = [(n, u, h, g) for n in sorted(set(args.uprights))
+                           for u in _case_values((n,)) for h in _case_values((n, u))
+                           for g in _case_values((n, u, h))], []
     for case, asked, seconds in excluded:
         print(f"{_case_name(case)} excluded by Z3 ({seconds:.1f} s): no tower meets "
               f"{' '.join(asked)} and {'; '.join(_case_texts(case))}")
@@ -195,13 +197,13 @@ def main() -> None:
     tasks: list[Task] = [
         (grounds, case, expected[1] if expected and expected[0] == grounds else None, options)
         for case in cases for grounds in ground_placements()
-        if sum(1 for g in grounds if g[5] == LENGTH) == case[1]
+        if sum(1 for g in grounds if g[5] == LENGTH) == case[1] and len(grounds) == case[3]
     ]
     if expected and not any(task[2] for task in tasks):
         raise SystemExit("the expected tower's ground bricks are not among the placements")
     if args.only_expected or args.trace_expected:
         tasks = [task for task in tasks if task[2]]
-    print(f"{len(tasks)} cases (ground placement, N, U, H), (N, U, H) in {cases}, "
+    print(f"{len(tasks)} cases (ground placement, N, U, H, G), (N, U, H, G) in {cases}, "
           f"cards {' '.join(cards)}")
     start = time.monotonic()
     total: Counter[str] = Counter()
@@ -274,21 +276,24 @@ def _conditions(deck: Deck, cards: tuple[str, ...]) -> list[Condition]:
     return [deck.card(c).condition for c in cards]
 
 
-Case = tuple[int, int, int]
-"""(N, U, H): N upright bricks, U of them on the table, H highest bricks (top at HEIGHT)."""
+Case = tuple[int, int, int, int]
+"""(N, U, H, G): N upright bricks, U of them on the table, H highest bricks (top at HEIGHT),
+G bricks on the table."""
 CASE_TEXTS = (CASE_TEXT, "exactly {} vertical bricks touch the ground",
-              "there are exactly {} highest bricks")
+              "there are exactly {} highest bricks", "exactly {} bricks touch the ground")
 """N's text is the one `TowerSolver.check_by_cases` splits on."""
 
 
 def _case_values(case: tuple[int, ...]) -> range:
     """The values the next count of a case may take: at most 2 uprights on the table (G30),
-    at least one highest brick."""
+    at least one highest brick, 1 or 2 bricks on the table (G30), the U uprights among them."""
     if not case:
         return range(BRICKS + 1)
     if len(case) == 1:
         return range(min(case[0], 2) + 1)
-    return range(1, BRICKS + 1)
+    if len(case) == 2:
+        return range(1, BRICKS + 1)
+    return range(max(case[1], 1), 3)
 
 
 def _case_texts(case: tuple[int, ...]) -> list[str]:
@@ -296,12 +301,12 @@ def _case_texts(case: tuple[int, ...]) -> list[str]:
 
 
 def _case_name(case: tuple[int, ...]) -> str:
-    return ", ".join(f"{name} = {value}" for name, value in zip("NUH", case, strict=False))
+    return ", ".join(f"{name} = {value}" for name, value in zip("NUHG", case, strict=False))
 
 
 def _cases(deck: Deck, cards: tuple[str, ...], timeout: float
            ) -> tuple[list[Case], list[tuple[tuple[int, ...], list[str], float]]]:
-    """The cases (N, U, H) to enumerate, and the partial cases Z3 excludes, with the cards
+    """The cases (N, U, H, G) to enumerate, and the partial cases Z3 excludes, with the cards
     asked and its time. Counts are fixed one at a time (N, then U, then H); a partial case is
     excluded when Z3 proves that no tower meets the cards with its counts' texts (CASE_TEXTS):
     first asked without G24 and G30, which Z3 answers at once for counting cards (G13; G16
@@ -314,7 +319,7 @@ def _cases(deck: Deck, cards: tuple[str, ...], timeout: float
 
     def widen(case: tuple[int, ...]) -> None:
         if len(case) == len(CASE_TEXTS):
-            cases.append((case[0], case[1], case[2]))
+            cases.append((case[0], case[1], case[2], case[3]))
             return
         for value in _case_values(case):
             grown = (*case, value)
@@ -403,7 +408,7 @@ class Search:
     def __init__(self, grounds: tuple[Box, ...], case: Case,
                  expected: frozenset[Box] | None, options: Options) -> None:
         self.grounds = grounds
-        self.uprights, _, self.highest = case
+        self.uprights, _, self.highest, _ = case
         self.expected = expected
         self.result = Result()
         self.deck = shipped_deck("green")
