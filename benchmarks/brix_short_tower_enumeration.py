@@ -86,7 +86,12 @@ s) gives the same 260,000 / 365,172 / 247,176 / 224 counts; the default run, Z3 
 (3, 0, 4) (77 s of Z3 questions), enumerates 333,976 towers in 85 s, 224 pass the centre
 tests, none stands. G16 G24 G30 G35 (before H: N = 3-7 enumerated, 178 s): the same 365,172
 towers, all with N = 3, none stands, so no tower meets it. `--cards G16 G24 G30 --uprights 2
---first` finds a standing tower with one blue upright (check_witness passed).
+--first` finds a standing tower with one blue upright (check_witness passed). With G (later
+that day): G12 G24 G28 G30 gives (2, 1, 3, 2) and (2, 1, 4, 2), 2,960 placements and the same
+2,945,344 towers as before, none stands (298 s, one process); G18 G24 G43 G46 (G30 implied)
+leaves one lying brick on the table with N = 0 or 1, 12 placements and cases, 4,822,308 towers,
+11,870 past the centre tests, none stands (193 s): no tower 3 flat bricks tall with at most one
+upright stands on a single lying brick (N = 0 alone: 4,799,270 towers, the same 11,870).
 """
 
 from __future__ import annotations
