@@ -30,13 +30,12 @@ of proving them again. A set is dropped once a listed conflict lies inside it. O
 shrinking stopped because checks of its parts ran out of time notes their limit (`tried_at`,
 seconds): the next audit shrinks it again only if its checks get longer.
 
-Sets an audit asked and got no answer for within its time limit are kept as well
-(`undecided`, each with that limit as `tried_at`): the next audit taking the file `--known`
-sets them aside as undecided again instead of asking them at the same limit (asking them
-again, checks that ran out of time took 2063 s of the 3000 s of worker time of a 25-minute
-green round, 12 of its 17 undecided sets undecided in the round before too); with a longer
-`--timeout` it asks them. A set is dropped once a tower meets all
-its cards or a listed conflict lies inside it.
+Sets an audit asked and got no answer for within its time limit are kept as well (`undecided`,
+each with that limit as `tried_at`): the next audit taking the file `--known` sets them aside
+as undecided again instead of asking them at the same limit (asking them again, checks that ran
+out of time took 2063 s of the 3000 s of worker time of a 25-minute green round, 12 of its 17
+undecided sets undecided in the round before too); with a longer `--timeout` it asks them. A
+set is dropped once a tower meets all its cards or a listed conflict lies inside it.
 
 Why keep them: the audit proved each one with Z3 (and met every smaller part of it with a
 checked tower), and once they are known a deal is checked by a subset test, as the audit
@@ -105,7 +104,6 @@ class ConflictFile:
     unminimised_nodes: tuple[Node, ...] = field(default=(), compare=False)
     undecided: tuple[tuple[tuple[str, ...], float], ...] = ()
     """(set, time limit) for the sets an audit's checks ran out of time on (module docstring)."""
-    undecided_nodes: tuple[Node, ...] = field(default=(), compare=False)
 
     def unminimised_limits(self) -> list[tuple[tuple[str, ...], float | None]]:
         """Each of `unminimised` with its `tried_at` (None when not known)."""
@@ -306,7 +304,7 @@ def read_conflict_file(path: Path, deck: Deck) -> ConflictFile | None:
     colors = deck.bricks.color_names
     unminimised_nodes, unminimised, tried_at = _limited_sets(
         root.get("unminimised"), card_ids, sets, "it has nothing left to shrink", required=False)
-    undecided_nodes, undecided, undecided_at = _limited_sets(
+    _, undecided, undecided_at = _limited_sets(
         root.get("undecided"), card_ids, [*sets, *unminimised], "no tower meets it",
         required=True)
     return ConflictFile(
@@ -314,8 +312,7 @@ def read_conflict_file(path: Path, deck: Deck) -> ConflictFile | None:
         _proofs(root.get("proofs"), {frozenset(ids) for ids in sets}, card_ids),
         tuple(node.parsed(lambda line: tower_of_line(line, colors)) for node in tower_nodes),
         tower_nodes, unminimised, tried_at, unminimised_nodes,
-        tuple(zip(undecided, cast(tuple[float, ...], undecided_at), strict=True)),
-        undecided_nodes)
+        tuple(zip(undecided, cast(tuple[float, ...], undecided_at), strict=True)))
 
 
 def _limited_sets(
