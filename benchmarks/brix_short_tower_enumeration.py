@@ -261,10 +261,7 @@ def _implied_g30(deck: Deck, cards: tuple[str, ...], timeout: float) -> float:
     on the table: G43 with G46, "every lowest brick is red" and "every grounded brick is
     horizontal", holds the two red bricks and no more); exits when it does not."""
     start = time.monotonic()
-    items = [*(deck.card(c).item() for c in cards if c not in ENUMERATED),
-             Labeled(NOT_G30, NOT_G30, parse(NOT_G30, deck.bricks.color_names))]
-    status = TowerSolver(deck.bricks, deck.all_used).check(
-        items, start + timeout, any_tower=True)[0]
+    status = _ask(deck, [c for c in cards if c not in ENUMERATED], [NOT_G30], timeout)
     if status != UNSOLVABLE:
         raise SystemExit(f"the enumeration needs G30 (at most 2 bricks on the table) among the "
                          f"cards or implied by them; Z3 says {status} to the cards and "
@@ -330,7 +327,7 @@ def _cases(deck: Deck, cards: tuple[str, ...], timeout: float
             grown = (*case, value)
             for asked in (others, list(cards)):
                 start = time.monotonic()
-                if _ask(deck, asked, grown, timeout) == UNSOLVABLE:
+                if _ask(deck, asked, _case_texts(grown), timeout) == UNSOLVABLE:
                     excluded.append((grown, asked, time.monotonic() - start))
                     break
             else:
@@ -340,11 +337,11 @@ def _cases(deck: Deck, cards: tuple[str, ...], timeout: float
     return cases, excluded
 
 
-def _ask(deck: Deck, cards: list[str], case: tuple[int, ...], timeout: float) -> str:
-    """Z3's status for the cards in the case (no conflict minimising: only the status counts)."""
+def _ask(deck: Deck, cards: list[str], texts: list[str], timeout: float) -> str:
+    """Z3's status for the cards with the conditions `texts` (a case's counts, or G30's
+    negation); no conflict minimising: only the status counts."""
     items = [*(deck.card(c).item() for c in cards),
-             *(Labeled(text, text, parse(text, deck.bricks.color_names))
-               for text in _case_texts(case))]
+             *(Labeled(text, text, parse(text, deck.bricks.color_names)) for text in texts)]
     solver = TowerSolver(deck.bricks, deck.all_used)
     return solver.check(items, time.monotonic() + timeout, any_tower=True)[0]
 

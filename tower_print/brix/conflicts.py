@@ -54,7 +54,7 @@ import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import cast
+from typing import TypeVar, cast
 
 from tower_print.brix.checker import problems
 from tower_print.brix.decks import Deck
@@ -63,6 +63,8 @@ from tower_print.brix.language import Condition
 from tower_print.brix.stored_towers import Tower, tower_line, tower_of_line
 from tower_print.content import Node, UserError, content_root, load_yaml
 from tower_print.render.scene import write_atomic
+
+T = TypeVar("T")
 
 
 def conflicts_folder() -> Path:
@@ -126,8 +128,8 @@ TOWERS_COMMENT = ("# Towers the audits met, each meeting a set of cards no other
 def write_conflicts(path: Path, deck: Deck, known: ConflictFile, note: str) -> None:
     """`known.sets` and `known.unminimised`: card ids of each set, written smallest first."""
     ordered = sorted((sorted(ids) for ids in known.sets), key=lambda ids: (len(ids), ids))
-    unminimised = sorted(((sorted(ids), tried_at) for ids, tried_at in known.unminimised_limits()),
-                         key=lambda entry: (len(entry[0]), entry[0]))
+    unminimised = _smallest_first(known.unminimised_limits())
+    undecided = _smallest_first(known.undecided)
     lines = [
         *(line.format(deck=deck.name) for line in HEADER),
         *(f"# {line}" for line in known.history),
@@ -145,14 +147,20 @@ def write_conflicts(path: Path, deck: Deck, known: ConflictFile, note: str) -> N
             f"  - cards: {' '.join(ids)}",
             *([] if tried_at is None else [f"    tried_at: {tried_at:g}"]))),
         *([UNDECIDED_COMMENT, "undecided:"] if known.undecided else []),
-        *(line for ids, tried_at in sorted(((sorted(ids), tried_at)
-                                             for ids, tried_at in known.undecided),
-                                            key=lambda entry: (len(entry[0]), entry[0]))
+        *(line for ids, tried_at in undecided
           for line in (f"  - cards: {' '.join(ids)}", f"    tried_at: {tried_at:g}")),
         *([TOWERS_COMMENT, "towers:"] if known.towers else []),
         *(f"  - {tower_line(tower)}" for tower in known.towers),
     ]
     write_atomic(path, ("\n".join(lines) + "\n").encode("utf-8"))
+
+
+def _smallest_first(
+    entries: Iterable[tuple[Sequence[str], T]],
+) -> list[tuple[list[str], T]]:
+    """(set, limit) entries, each set's ids sorted, the sets smallest first."""
+    return sorted(((sorted(ids), limit) for ids, limit in entries),
+                  key=lambda entry: (len(entry[0]), entry[0]))
 
 
 def gather_conflicts(
