@@ -1,4 +1,4 @@
-"""Every green-deck tower 3 flat bricks tall with at most 2 bricks on the table (G24, G30),
+"""Every tower 3 flat bricks tall with at most 2 bricks on the table (green's G24, G30),
 enumerated in plain Python (no Z3): does any of them stand and meet the other cards?
 
     python benchmarks/brix_short_tower_enumeration.py                 # G13 G24 G30
@@ -9,6 +9,7 @@ enumerated in plain Python (no Z3): does any of them stand and meet the other ca
         --expect verify.json --only-expected  # verify.json: `tower-print brix verify ... --json`
     python benchmarks/brix_short_tower_enumeration.py --cards G24 G30 --uprights 0 \
         --expect verify.json --trace-expected # only that tower's boxes offered to the search
+    python benchmarks/brix_short_tower_enumeration.py --deck pink --cards P03 P28 P44 P47
 
 Why: Z3 leaves G13 G24 G30 (there are exactly 3 vertical bricks; the tower is exactly 3 flat
 bricks tall; at most 2 bricks touch the ground) unknown even after 45 minutes, and a hand sketch
@@ -16,21 +17,25 @@ did not close every case; the audits leave other sets with G24 and G30 undecided
 script either finds a standing tower that meets the cards (and passes it through
 checker.check_witness) or enumerates every case and reports that none stands.
 
-Cases: each run of the search fixes (N, U, H, G): N upright bricks (rule 4), U of them on the
-table, H highest bricks (top 6: the uprights at z = 2 and the bricks at z = 4, so how many
-bricks lie at z = 4), G bricks on the table (U and G: which ground placements). The cases
-partition the towers (with every case, N = 3 gives the counts below exactly; G came after those
-runs, for sets such as G18 G24 G43 G46 whose cards may leave room for one brick on the table
-only). Without --uprights, every case is enumerated except those Z3 proves no tower meets with
-the cards (`_cases`: the counts fixed one at a time, asked first without G24 and G30, which is
-quick for counting cards, then with every card within --exclude-timeout). G13 leaves (3, 0, 4);
-G16 with G35 ("exactly 1 blue brick is vertical", "every red brick is vertical") leaves N =
-3-7. Cases with few uprights (N = 0, 1) and two lying ground bricks are too many towers for a
-run: cards that allow them are out of reach.
+Cases: each run of the search fixes (B, N, U, H, G): B bricks (see Decks), N upright bricks
+(rule 4), U of them on the table, H highest bricks (top 6: the uprights at z = 2 and the bricks
+at z = 4, so how many bricks lie at z = 4), G bricks on the table (U and G: which ground
+placements). The cases partition the towers (with every case, N = 3 gives the counts below
+exactly; G came after those runs, for sets such as G18 G24 G43 G46 whose cards may leave room
+for one brick on the table only). Without --uprights, every case is enumerated except those Z3
+proves no tower meets with the cards (`_cases`: the counts fixed one at a time, asked first
+without G24 and G30, which is quick for counting cards, then with every card and both within
+--exclude-timeout). G13 leaves (3, 0, 4); G16 with G35 ("exactly 1 blue brick is vertical",
+"every red brick is vertical") leaves N = 3-7. Cases with few uprights (N = 0, 1) and two lying
+ground bricks are too many towers for a run: cards that allow them are out of reach.
 
-Colours: the green deck uses all 8 bricks, two of each colour. The cards naming no colour are
-tested on one fixed colouring; the others, on a tower that stands, with every colouring (2520
-up to swapping bricks of one colour).
+Decks: the two assumptions are conditions (ASSUMED), met by green's G24 and G30 (pink's P28
+and G24 alike); one left out of --cards must be implied by them (`_implied`). Each case also
+fixes B, the number of bricks: 8 for green (all used), 5-9 for pink (any, one of each colour).
+
+Colours: the cards naming no colour are tested on one fixed colouring; the others, on a tower
+that stands, with every colouring the deck's rule allows (green: 2520 up to swapping bricks of
+one colour).
 
 How: place the ground bricks (`ground_placements`), then the set of bricks at z = 2, then the
 set at z = 4 (`Search`); each level is a set of pairwise free boxes taken in a fixed order, so
@@ -51,7 +56,7 @@ necessary condition:
    mirror is used.
 4. Counts: 1 or 2 ground bricks (G30; none cannot stand, rule 1); exactly N uprights (the
    case), all at z <= 2 (rule 1), so the bricks at z = 2 hold N minus the upright ground
-   bricks, chosen first; 8 bricks; height exactly 6 (G24): some brick at z = 4 or an
+   bricks, chosen first; B bricks; height exactly 6 (G24): some brick at z = 4 or an
    upright at z = 2.
 5. Projections: touching bricks' closed extents meet on both axes, so in a connected tower the
    closed x extents of the bricks cover one interval (and the y extents); the gaps in the
@@ -105,7 +110,6 @@ from contextlib import suppress
 from dataclasses import dataclass, field, fields, is_dataclass
 from fractions import Fraction
 from functools import cache
-from itertools import permutations
 from multiprocessing import Pool
 from pathlib import Path
 
@@ -125,7 +129,6 @@ Box = tuple[int, int, int, int, int, int]
 
 LENGTH, WIDTH = 4, 2  # a brick is LENGTH x WIDTH x WIDTH (checked against the deck in main)
 HEIGHT = 3 * WIDTH  # G24: the tower is exactly 3 flat bricks tall
-BRICKS = 8  # the green deck uses all its bricks
 ALONG_X: tuple[int, int, int] = (LENGTH, WIDTH, WIDTH)
 ALONG_Y: tuple[int, int, int] = (WIDTH, LENGTH, WIDTH)
 UPRIGHT: tuple[int, int, int] = (WIDTH, WIDTH, LENGTH)
@@ -152,9 +155,11 @@ class Result:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deck", choices=("green", "pink"), default="green")
     parser.add_argument("--cards", nargs="+", default=["G13", "G24", "G30"],
-                        help="green card ids, G24 among them, and G30 or cards Z3 proves "
-                             "imply it (default: G13 G24 G30)")
+                        help="card ids; the towers they allow must be 3 flat bricks tall with at "
+                             "most 2 on the table, by their cards or as Z3 proves "
+                             "(default: G13 G24 G30)")
     parser.add_argument("--uprights", type=int, nargs="+",
                         help="enumerate only these upright counts (validation runs: no proof "
                              "for the others); default: every case Z3 does not exclude")
@@ -174,41 +179,40 @@ def main() -> None:
                         help="also run geometry.is_connected on every finished tower, and "
                              "statics.stands on every one rule 8 rejects, asserting agreement")
     args = parser.parse_args()
-    deck = shipped_deck("green")
+    deck = shipped_deck(args.deck)
     bricks = deck.bricks
     assert sorted(bricks.extents()) == sorted(EXTENTS), "the proof assumes 4 x 2 x 2 bricks"
-    assert len(bricks.bricks) == BRICKS and deck.all_used
     cards = tuple(args.cards)
-    if "G24" not in cards:
-        raise SystemExit("the enumeration needs G24 (3 flat bricks tall) among the cards")
-    if "G30" not in cards:
-        cards = (*cards, "G30")
-        seconds = _implied_g30(deck, cards, args.exclude_timeout)
-        print(f"G30 implied ({seconds:.1f} s): no tower meets "
-              f"{' '.join(c for c in cards if c not in ENUMERATED)} and {NOT_G30}; so the "
-              "towers meeting the cards given are those meeting them and G30")
-    conditions = _conditions(deck, cards)
+    stated = {deck.card(c).condition for c in cards}
+    for text, negations in ASSUMED.items():
+        if parse(text, bricks.color_names) not in stated:
+            seconds = _implied(deck, cards, negations, args.exclude_timeout)
+            print(f"'{text}' implied ({seconds:.1f} s): no tower meets {' '.join(cards)} and "
+                  f"{' or '.join(repr(n) for n in negations)}")
+    options = Options(args.deck, cards, args.cross_check, args.first, args.trace_expected)
+    conditions = _conditions(options)
     if args.uprights is None:
         cases, excluded = _cases(deck, cards, args.exclude_timeout)
     else:
-        cases, excluded = [(n, u, h, g) for n in sorted(set(args.uprights))
-                           for u in _case_values((n,)) for h in _case_values((n, u))
-                           for g in _case_values((n, u, h))], []
+        cases, excluded = [(b, n, u, h, g) for b in _case_values(deck, ())
+                           for n in sorted(set(args.uprights))
+                           for u in _case_values(deck, (b, n))
+                           for h in _case_values(deck, (b, n, u))
+                           for g in _case_values(deck, (b, n, u, h))], []
     for case, asked, seconds in excluded:
         print(f"{_case_name(case)} excluded by Z3 ({seconds:.1f} s): no tower meets "
               f"{' '.join(asked)} and {'; '.join(_case_texts(case))}")
     expected = _expected(args.expect) if args.expect else None
-    options = Options(cards, args.cross_check, args.first, args.trace_expected)
     tasks: list[Task] = [
         (grounds, case, expected[1] if expected and expected[0] == grounds else None, options)
         for case in cases for grounds in ground_placements()
-        if sum(1 for g in grounds if g[5] == LENGTH) == case[1] and len(grounds) == case[3]
+        if sum(1 for g in grounds if g[5] == LENGTH) == case[2] and len(grounds) == case[4]
     ]
     if expected and not any(task[2] for task in tasks):
         raise SystemExit("the expected tower's ground bricks are not among the placements")
     if args.only_expected or args.trace_expected:
         tasks = [task for task in tasks if task[2]]
-    print(f"{len(tasks)} cases (ground placement, N, U, H, G), (N, U, H, G) in {cases}, "
+    print(f"{len(tasks)} cases (ground placement, B, N, U, H, G), (B, N, U, H, G) in {cases}, "
           f"cards {' '.join(cards)}")
     start = time.monotonic()
     total: Counter[str] = Counter()
@@ -236,7 +240,7 @@ def main() -> None:
         print("(stopped at the first standing tower: the counts are partial)")
     if standing:
         tower = standing[0]
-        check_witness(tower, bricks, deck.all_used, list(zip(cards, conditions, strict=True)))
+        check_witness(tower, bricks, deck.all_used, conditions)
         print(f"a standing tower meeting the cards (check_witness passed; {len(standing)} "
               "found):")
         for brick in tower:
@@ -248,54 +252,62 @@ def main() -> None:
     print(f"{elapsed:.0f} s")
 
 
-ENUMERATED = ("G24", "G30")
-"""The cards the search is built on (height exactly HEIGHT, at most 2 ground bricks); the
-others are tested on each finished tower."""
+ASSUMED = {
+    "the tower is exactly 3 flat bricks tall":
+        ("the tower is at most 2 flat bricks tall", "the tower is at least 4 flat bricks tall"),
+    "at most 2 bricks touch the ground": ("at least 3 bricks touch the ground",),
+}
+"""What the search is built on (height exactly HEIGHT, at most 2 ground bricks: green's G24 and
+G30), each with conditions covering every tower that fails it: when no card states it, Z3 must
+prove each of those unsolvable with the cards."""
 
 
-NOT_G30 = "at least 3 bricks touch the ground"
-
-
-def _implied_g30(deck: Deck, cards: tuple[str, ...], timeout: float) -> float:
-    """Seconds Z3 took to prove that the cards but G24 and G30 imply G30 (at most 2 bricks
-    on the table: G43 with G46, "every lowest brick is red" and "every grounded brick is
-    horizontal", holds the two red bricks and no more); exits when it does not."""
+def _implied(deck: Deck, cards: tuple[str, ...], negations: tuple[str, ...],
+             timeout: float) -> float:
+    """Seconds Z3 took to prove that the cards imply an assumption: no tower meets them and
+    any of its `negations` (G43 with G46, "every lowest brick is red" and "every grounded
+    brick is horizontal", leave room for the two red bricks on the table and no more; G06 G18
+    G43, the red bricks touching, one lowest and one highest, for a tower 3 flat bricks tall);
+    exits when Z3 does not prove it."""
     start = time.monotonic()
-    status = _ask(deck, [c for c in cards if c not in ENUMERATED], [NOT_G30], timeout)
-    if status != UNSOLVABLE:
-        raise SystemExit(f"the enumeration needs G30 (at most 2 bricks on the table) among the "
-                         f"cards or implied by them; Z3 says {status} to the cards and "
-                         f"'{NOT_G30}'")
+    for negation in negations:
+        status = _ask(deck, list(cards), [negation], timeout)
+        if status != UNSOLVABLE:
+            raise SystemExit(f"the enumeration needs towers 3 flat bricks tall with at most 2 on "
+                             f"the table; Z3 says {status} to the cards and '{negation}'")
     return time.monotonic() - start
 
 
-def _conditions(deck: Deck, cards: tuple[str, ...]) -> list[Condition]:
-    """The cards' conditions, once G24 and G30 are checked to say what the search assumes."""
-    assert parse("the tower is exactly 3 flat bricks tall", deck.bricks.color_names) == \
-        deck.card("G24").condition
-    assert parse("at most 2 bricks touch the ground", deck.bricks.color_names) == \
-        deck.card("G30").condition
-    return [deck.card(c).condition for c in cards]
+def _conditions(options: Options) -> list[tuple[str, Condition]]:
+    """The cards' conditions and the assumptions, all tested again on a finished tower."""
+    deck = shipped_deck(options.deck)
+    return [*((c, deck.card(c).condition) for c in options.cards),
+            *((text, parse(text, deck.bricks.color_names)) for text in ASSUMED)]
 
 
-Case = tuple[int, int, int, int]
-"""(N, U, H, G): N upright bricks, U of them on the table, H highest bricks (top at HEIGHT),
-G bricks on the table."""
-CASE_TEXTS = (CASE_TEXT, "exactly {} vertical bricks touch the ground",
-              "there are exactly {} highest bricks", "exactly {} bricks touch the ground")
+Case = tuple[int, int, int, int, int]
+"""(B, N, U, H, G): B bricks, N of them upright, U of those on the table, H highest bricks (top
+at HEIGHT), G bricks on the table."""
+CASE_TEXTS = ("there are exactly {} bricks", CASE_TEXT,
+              "exactly {} vertical bricks touch the ground", "there are exactly {} highest bricks",
+              "exactly {} bricks touch the ground")
 """N's text is the one `TowerSolver.check_by_cases` splits on."""
 
 
-def _case_values(case: tuple[int, ...]) -> range:
-    """The values the next count of a case may take: at most 2 uprights on the table (G30),
-    at least one highest brick, 1 or 2 bricks on the table (G30), the U uprights among them."""
+def _case_values(deck: Deck, case: tuple[int, ...]) -> range:
+    """The values the next count of a case may take: the deck's rule's brick counts, at most 2
+    uprights on the table, at least one highest brick, 1 or 2 bricks on the table, the U
+    uprights among them."""
     if not case:
-        return range(BRICKS + 1)
+        total = len(deck.bricks.bricks)
+        return range(total if deck.all_used else len(deck.bricks.color_names), total + 1)
     if len(case) == 1:
-        return range(min(case[0], 2) + 1)
+        return range(case[0] + 1)
     if len(case) == 2:
-        return range(1, BRICKS + 1)
-    return range(max(case[1], 1), 3)
+        return range(min(case[1], 2) + 1)
+    if len(case) == 3:
+        return range(1, case[0] + 1)
+    return range(max(case[2], 1), 3)
 
 
 def _case_texts(case: tuple[int, ...]) -> list[str]:
@@ -303,32 +315,33 @@ def _case_texts(case: tuple[int, ...]) -> list[str]:
 
 
 def _case_name(case: tuple[int, ...]) -> str:
-    return ", ".join(f"{name} = {value}" for name, value in zip("NUHG", case, strict=False))
+    return ", ".join(f"{name} = {value}" for name, value in zip("BNUHG", case, strict=False))
 
 
 def _cases(deck: Deck, cards: tuple[str, ...], timeout: float
            ) -> tuple[list[Case], list[tuple[tuple[int, ...], list[str], float]]]:
-    """The cases (N, U, H, G) to enumerate, and the partial cases Z3 excludes, with the cards
-    asked and its time. Counts are fixed one at a time (N, then U, then H); a partial case is
-    excluded when Z3 proves that no tower meets the cards with its counts' texts (CASE_TEXTS):
-    first asked without G24 and G30, which Z3 answers at once for counting cards (G13; G16
-    with G35: the red bricks and one blue upright; G27: 2 highest bricks), then, within
-    `timeout`, with every card (G24 with G28: a lying brick rests on an upright, so that
-    upright stands on the table)."""
-    others = [c for c in cards if c not in ENUMERATED]
+    """The cases (B, N, U, H, G) to enumerate, and the partial cases Z3 excludes, with the
+    cards asked and its time. Counts are fixed one at a time; a partial case is excluded when
+    Z3 proves that no tower meets the cards with its counts' texts (CASE_TEXTS): first asked
+    without the assumptions (the cards stating them left out), which Z3 answers at once for
+    counting cards (G13; G16 with G35: the red bricks and one blue upright; G27: 2 highest
+    bricks), then, within `timeout`, with every card and the assumptions (G24 with G28: a
+    lying brick rests on an upright, so that upright stands on the table)."""
+    assumed = {parse(text, deck.bricks.color_names) for text in ASSUMED}
+    others = [c for c in cards if deck.card(c).condition not in assumed]
     cases: list[Case] = []
     excluded: list[tuple[tuple[int, ...], list[str], float]] = []
 
     def widen(case: tuple[int, ...]) -> None:
         if len(case) == len(CASE_TEXTS):
-            cases.append((case[0], case[1], case[2], case[3]))
+            cases.append((case[0], case[1], case[2], case[3], case[4]))
             return
-        for value in _case_values(case):
+        for value in _case_values(deck, case):
             grown = (*case, value)
-            for asked in (others, list(cards)):
+            for asked, texts in ((others, []), (list(cards), list(ASSUMED))):
                 start = time.monotonic()
-                if _ask(deck, asked, _case_texts(grown), timeout) == UNSOLVABLE:
-                    excluded.append((grown, asked, time.monotonic() - start))
+                if _ask(deck, asked, [*texts, *_case_texts(grown)], timeout) == UNSOLVABLE:
+                    excluded.append((grown, [*asked, *texts], time.monotonic() - start))
                     break
             else:
                 widen(grown)
@@ -382,8 +395,9 @@ def ground_placements() -> list[tuple[Box, ...]]:
 
 @dataclass(frozen=True)
 class Options:
-    """What every case shares: the cards, and the validation switches (see main)."""
+    """What every case shares: the deck, the cards, and the validation switches (see main)."""
 
+    deck: str
     cards: tuple[str, ...]
     cross_check: bool = False
     first: bool = False
@@ -410,12 +424,12 @@ class Search:
     def __init__(self, grounds: tuple[Box, ...], case: Case,
                  expected: frozenset[Box] | None, options: Options) -> None:
         self.grounds = grounds
-        self.uprights, _, self.highest, _ = case
+        self.bricks, self.uprights, _, self.highest, _ = case
         self.expected = expected
         self.result = Result()
-        self.deck = shipped_deck("green")
+        self.deck = shipped_deck(options.deck)
         self.margin = self.deck.bricks.stability_margin
-        conditions = _conditions(self.deck, options.cards)
+        conditions = [condition for _, condition in _conditions(options)]
         # Cards naming no colour are tested on the tower as `_named` colours it, before the
         # costly stages; the others on every colouring of a tower that stands.
         self.plain = [c for c in conditions if not _names_a_colour(c)]
@@ -449,12 +463,12 @@ class Search:
         clash = _touch_and_clash_masks(tuple(order))[1]
         n_ups = len(ups)
         chosen: list[Box] = list(self.grounds)
-        full = BRICKS - (self.highest - want)  # bricks at z <= 2
+        full = self.bricks - (self.highest - want)  # bricks at z <= 2
         if self.highest < want or full < len(chosen) + want:
             return
 
         def grow(start: int, taken: int, count_ups: int) -> None:
-            left = BRICKS - len(chosen)
+            left = self.bricks - len(chosen)
             if not _projections_can_join([[b] for b in chosen], left):
                 self.result.counts["pruned: cannot connect"] += 1
                 return
@@ -477,7 +491,7 @@ class Search:
 
     def _level4(self, below: tuple[Box, ...]) -> None:
         """Complete `below` (every brick with z <= 2) with lying bricks at z = 4."""
-        left = BRICKS - len(below)
+        left = self.bricks - len(below)
         high = [b for b in below if b[2] + b[5] == HEIGHT]
         assert len(high) + left == self.highest  # the bricks at z = 4 are highest too
         if left == 0:  # H >= 1 highest bricks: the tower is HEIGHT tall (G24)
@@ -594,19 +608,38 @@ def _names_a_colour(node: object) -> bool:
 
 
 @cache
-def _colour_orders(deck_name: str) -> tuple[tuple[int, ...], ...]:
-    """Every way to hand the deck's bricks to 8 places that differ in colours: bricks of one
-    colour are alike, so each colour sequence comes once (8! / 2!^4 = 2520 for green)."""
-    bricks = shipped_deck(deck_name).bricks.bricks
-    seen: dict[tuple[str, ...], tuple[int, ...]] = {}
-    for order in permutations(range(len(bricks))):
-        seen.setdefault(tuple(bricks[i].color for i in order), order)
-    return tuple(seen.values())
+def _colour_orders(deck_name: str, count: int) -> tuple[tuple[int, ...], ...]:
+    """Every way to hand `count` of the deck's bricks, as its rule allows, to places that
+    differ in colours: bricks of one colour are alike, so each colour sequence comes once
+    (8! / 2!^4 = 2520 for green). The first is the bricks in the deck's order."""
+    deck = shipped_deck(deck_name)
+    by_colour: dict[str, list[int]] = {}
+    for i, brick in enumerate(deck.bricks.bricks):
+        by_colour.setdefault(brick.color, []).append(i)
+    orders: list[tuple[int, ...]] = []
+    order: list[int] = []
+    used: Counter[str] = Counter()
+
+    def grow() -> None:
+        if len(order) == count:
+            if deck.all_used or len(+used) == len(by_colour):
+                orders.append(tuple(order))
+            return
+        for colour, indices in by_colour.items():
+            if used[colour] < len(indices):
+                order.append(indices[used[colour]])
+                used[colour] += 1
+                grow()
+                used[colour] -= 1
+                order.pop()
+
+    grow()
+    return tuple(orders)
 
 
 def _colourings(boxes: tuple[Box, ...], deck: Deck) -> Iterator[tuple[PlacedBrick, ...]]:
     """The tower with every colouring (lazily: the first that meets the cards ends it)."""
-    for order in _colour_orders(deck.name):
+    for order in _colour_orders(deck.name, len(boxes)):
         yield tuple(PlacedBrick(deck.bricks.bricks[i].name, deck.bricks.bricks[i].color, *box)
                     for i, box in zip(order, boxes, strict=True))
 
@@ -838,10 +871,9 @@ def _components_can_join(below: tuple[Box, ...], left: int) -> bool:
 
 
 def _named(boxes: tuple[Box, ...], deck: Deck) -> tuple[PlacedBrick, ...]:
-    """The boxes as the deck's bricks in their order (yellow-1, yellow-2, purple-1, ...: two of
-    each colour): the colouring the colour-free cards are tested on."""
-    return tuple(PlacedBrick(b.name, b.color, *box)
-                 for b, box in zip(deck.bricks.bricks, boxes, strict=True))
+    """The boxes as the deck's bricks in their order (yellow-1, yellow-2, purple-1, ...), the
+    first colouring: the one the colour-free cards are tested on."""
+    return next(_colourings(boxes, deck))
 
 
 def _expected(path: Path) -> tuple[tuple[Box, ...], frozenset[Box]]:
