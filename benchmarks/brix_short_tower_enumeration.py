@@ -29,8 +29,8 @@ without G24 and G30, which is quick for counting cards, then with every card and
 "every red brick is vertical") leaves N = 3-7. Cases with few uprights (N = 0, 1) and two lying
 ground bricks are too many towers for a run: cards that allow them are out of reach.
 
-Decks: the two assumptions are conditions (ASSUMED), met by green's G24 and G30 (pink's P28
-and G24 alike); one left out of --cards must be implied by them (`_implied`). Each case also
+Decks: the two assumptions are conditions (ASSUMED), stated by green's G24 and G30 (pink's P28
+states the first); one no card states must be implied by the cards (`_implied`). Each case also
 fixes B, the number of bricks: 8 for green (all used), 5-9 for pink (any, one of each colour).
 
 Colours: the cards naming no colour are tested on one fixed colouring; the others, on a tower
