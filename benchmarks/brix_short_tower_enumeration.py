@@ -97,6 +97,15 @@ that day): G12 G24 G28 G30 gives (2, 1, 3, 2) and (2, 1, 4, 2), 2,960 placements
 leaves one lying brick on the table with N = 0 or 1, 12 placements and cases, 4,822,308 towers,
 11,870 past the centre tests, none stands (193 s): no tower 3 flat bricks tall with at most one
 upright stands on a single lying brick (N = 0 alone: 4,799,270 towers, the same 11,870).
+With B and the assumptions as conditions (the same day, one process beside other runs): `--cards
+G13 G24 G30 --uprights 3` gives the same 260,000 / 365,172 / 247,176 / 224 counts (420 s);
+G06 G18 G30 G43 (G24 implied, 10 s) leaves (8, 1, 0, 4, 1) and G12's two cases: 2,960,048
+towers, none stands (281 s). Pink: P03 P28 P44 P47 (G30 implied, B = 7 alone) leaves (7, 0, 0,
+2-3, 1), 1,969,466 towers, 4 of them standing: 7 lying bricks on the gray brick alone, 3 flat
+bricks tall (check_witness passed; 47 s), so seven bricks (unlike green's eight) can stand so;
+P28 P34 P44 P47, nine of them cannot: (9, 0, 0, 2-5, 1), 7,201,920 towers, 9,450 past the
+centre tests, none stands (175 s). G06 G12 G18 G43 (G24 and G30 implied): G12's two cases
+again, the same 2,945,344 towers, none stands (280 s).
 """
 
 from __future__ import annotations
