@@ -10,6 +10,8 @@ enumerated in plain Python (no Z3): does any of them stand and meet the other ca
     python benchmarks/brix_short_tower_enumeration.py --cards G24 G30 --uprights 0 \
         --expect verify.json --trace-expected # only that tower's boxes offered to the search
     python benchmarks/brix_short_tower_enumeration.py --deck pink --cards P03 P28 P44 P47
+    python benchmarks/brix_short_tower_enumeration.py --cards G17 G24 G28 G30 --log g17.jsonl
+        # hours: stopped, the same command goes on where it stopped (RunLog)
 
 Why: Z3 leaves G13 G24 G30 (there are exactly 3 vertical bricks; the tower is exactly 3 flat
 bricks tall; at most 2 bricks touch the ground) unknown even after 45 minutes, and a hand sketch
@@ -105,12 +107,14 @@ towers, none stands (281 s). Pink: P03 P28 P44 P47 (G30 implied, B = 7 alone) le
 bricks tall (check_witness passed; 47 s), so seven bricks (unlike green's eight) can stand so;
 P28 P34 P44 P47, nine of them cannot: (9, 0, 0, 2-5, 1), 7,201,920 towers, 9,450 past the
 centre tests, none stands (175 s). G06 G12 G18 G43 (G24 and G30 implied): G12's two cases
-again, the same 2,945,344 towers, none stands (280 s).
+again, the same 2,945,344 towers, none stands (280 s). --log: `--cards G13 G24 G30 --uprights 3`
+stopped after 90 s (5,400 placements logged) and run again gives the same counts at every stage.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import time
 from collections import Counter
@@ -132,6 +136,7 @@ from tower_print.brix.language import Colour, Condition, parse
 from tower_print.brix.marco import members
 from tower_print.brix.solver import CASE_TEXT, UNSOLVABLE, Labeled, TowerSolver
 from tower_print.brix.statics import _centre_supported, contacts, stands
+from tower_print.brix.stored_towers import tower_line, tower_of_line
 
 Box = tuple[int, int, int, int, int, int]
 """(x, y, z, dx, dy, dz): a brick's minimum corner and extent, in lattice units."""
@@ -187,30 +192,30 @@ def main() -> None:
     parser.add_argument("--cross-check", action="store_true",
                         help="also run geometry.is_connected on every finished tower, and "
                              "statics.stands on every one rule 8 rejects, asserting agreement")
+    parser.add_argument("--log", type=Path,
+                        help="JSON lines: Z3's cases and each ground placement's result; a run "
+                             "given the log of a stopped one goes on where it stopped")
     args = parser.parse_args()
+    if args.log and (args.first or args.expect):
+        raise SystemExit("--log is for full runs (without --first and --expect)")
     deck = shipped_deck(args.deck)
     bricks = deck.bricks
     assert sorted(bricks.extents()) == sorted(EXTENTS), "the proof assumes 4 x 2 x 2 bricks"
     cards = tuple(args.cards)
-    stated = {deck.card(c).condition for c in cards}
-    for text, negations in ASSUMED.items():
-        if parse(text, bricks.color_names) not in stated:
-            seconds = _implied(deck, cards, negations, args.exclude_timeout)
-            print(f"'{text}' implied ({seconds:.1f} s): no tower meets {' '.join(cards)} and "
-                  f"{' or '.join(repr(n) for n in negations)}")
     options = Options(args.deck, cards, args.cross_check, args.first, args.trace_expected)
     conditions = _conditions(options)
-    if args.uprights is None:
-        cases, excluded = _cases(deck, cards, args.exclude_timeout)
+    log = RunLog(args.log, {"script": hashlib.sha256(Path(__file__).read_bytes()).hexdigest(),
+                            "deck": args.deck, "cards": cards, "uprights": args.uprights}
+                 ) if args.log else None
+    if log and log.cases is not None:
+        said, cases = log.said, log.cases
+        print(f"(from {args.log}: Z3's answers below, {len(log.done)} placements done)")
     else:
-        cases, excluded = [(b, n, u, h, g) for b in _case_values(deck, ())
-                           for n in sorted(set(args.uprights))
-                           for u in _case_values(deck, (b, n))
-                           for h in _case_values(deck, (b, n, u))
-                           for g in _case_values(deck, (b, n, u, h))], []
-    for case, asked, seconds in excluded:
-        print(f"{_case_name(case)} excluded by Z3 ({seconds:.1f} s): no tower meets "
-              f"{' '.join(asked)} and {'; '.join(_case_texts(case))}")
+        said, cases = _decide_cases(deck, cards, args.uprights, args.exclude_timeout)
+        if log:
+            log.begin(said, cases)
+    for line in said:
+        print(line)
     expected = _expected(args.expect) if args.expect else None
     tasks: list[Task] = [
         (grounds, case, expected[1] if expected and expected[0] == grounds else None, options)
@@ -227,8 +232,18 @@ def main() -> None:
     total: Counter[str] = Counter()
     standing: list[tuple[PlacedBrick, ...]] = []
     expected_stages: list[str] = []
+    todo = list(range(len(tasks)))
+    if log:
+        for entry in log.done.values():
+            total.update(entry["counts"])
+            standing.extend(tower_of_line(line, bricks.color_names) for line in entry["standing"])
+        todo = [i for i in todo if i not in log.done]
     with Pool(args.jobs) as pool:
-        for done, result in enumerate(pool.imap(run_task, tasks, chunksize=4), 1):
+        results = pool.imap(run_task, [tasks[i] for i in todo], chunksize=4)
+        for done, (index, result) in enumerate(zip(todo, results, strict=True),
+                                               len(tasks) - len(todo) + 1):
+            if log:
+                log.record(index, result)
             total.update(result.counts)
             standing.extend(result.standing)
             expected_stages.extend(result.expected)
@@ -258,7 +273,8 @@ def main() -> None:
         print("no standing tower found (not every case was enumerated)")
     else:
         print(f"no tower meeting {' '.join(args.cards)} stands: every case enumerated")
-    print(f"{elapsed:.0f} s")
+    print(f"{elapsed:.0f} s" + (" (this run; not the logged runs before it)"
+                                if log and len(todo) < len(tasks) else ""))
 
 
 ASSUMED = {
@@ -285,6 +301,65 @@ def _implied(deck: Deck, cards: tuple[str, ...], negations: tuple[str, ...],
             raise SystemExit(f"the enumeration needs towers 3 flat bricks tall with at most 2 on "
                              f"the table; Z3 says {status} to the cards and '{negation}'")
     return time.monotonic() - start
+
+
+def _decide_cases(deck: Deck, cards: tuple[str, ...], uprights: list[int] | None,
+                  timeout: float) -> tuple[list[str], list[Case]]:
+    """What Z3 says before the enumeration (the assumptions the cards imply, the cases it
+    excludes; with `uprights`, no case is excluded), and the cases left to enumerate."""
+    said = []
+    stated = {deck.card(c).condition for c in cards}
+    for text, negations in ASSUMED.items():
+        if parse(text, deck.bricks.color_names) not in stated:
+            seconds = _implied(deck, cards, negations, timeout)
+            said.append(f"'{text}' implied ({seconds:.1f} s): no tower meets {' '.join(cards)} "
+                        f"and {' or '.join(repr(n) for n in negations)}")
+    if uprights is None:
+        cases, excluded = _cases(deck, cards, timeout)
+    else:
+        cases, excluded = [(b, n, u, h, g) for b in _case_values(deck, ())
+                           for n in sorted(set(uprights))
+                           for u in _case_values(deck, (b, n))
+                           for h in _case_values(deck, (b, n, u))
+                           for g in _case_values(deck, (b, n, u, h))], []
+    said.extend(f"{_case_name(case)} excluded by Z3 ({seconds:.1f} s): no tower meets "
+                f"{' '.join(asked)} and {'; '.join(_case_texts(case))}"
+                for case, asked, seconds in excluded)
+    return said, cases
+
+
+class RunLog:
+    """--log: a run's preamble (what Z3 said, the cases) and each ground placement's result,
+    one JSON line each, so that a run stopped for time goes on where it stopped. A log of
+    another run (script, deck, cards or --uprights not the same) is refused; a line cut off
+    by the stop is left out, and its placement enumerated again."""
+
+    def __init__(self, path: Path, run: dict[str, object]) -> None:
+        self.path, self.run = path, json.loads(json.dumps(run))  # as read back
+        self.said: list[str] = []
+        self.cases: list[Case] | None = None
+        self.done: dict[int, dict] = {}
+        if not path.exists():
+            return
+        lines = path.read_text().splitlines()
+        head = json.loads(lines[0])
+        if head["run"] != self.run:
+            raise SystemExit(f"{path}: the log of another run ({head['run']}); this one is "
+                             f"{self.run}")
+        self.said, self.cases = head["said"], [tuple(case) for case in head["cases"]]
+        for line in lines[1:]:
+            with suppress(json.JSONDecodeError):
+                entry = json.loads(line)
+                self.done[entry["task"]] = entry
+
+    def begin(self, said: list[str], cases: list[Case]) -> None:
+        self.path.write_text(json.dumps({"run": self.run, "said": said, "cases": cases}) + "\n")
+
+    def record(self, index: int, result: Result) -> None:
+        entry = {"task": index, "counts": result.counts,
+                 "standing": [tower_line(tower) for tower in result.standing]}
+        with self.path.open("a") as out:
+            out.write("\n" + json.dumps(entry) + "\n")  # after a line a stop may have cut
 
 
 def _conditions(options: Options) -> list[tuple[str, Condition]]:
