@@ -425,7 +425,8 @@ def _cases(deck: Deck, cards: tuple[str, ...], timeout: float
             for asked, texts in ((others, []), (list(cards), list(ASSUMED))):
                 start = time.monotonic()
                 if _ask(deck, asked, [*texts, *_case_texts(grown)], timeout) == UNSOLVABLE:
-                    excluded.append((grown, [*asked, *texts], time.monotonic() - start))
+                    excluded.append((grown, [*asked, *(repr(t) for t in texts)],
+                                     time.monotonic() - start))
                     break
             else:
                 widen(grown)
