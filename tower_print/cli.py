@@ -145,7 +145,9 @@ def brix_verify(
         "--condition", "-c", help="A condition in the condition language (repeatable).")] = None,
     deck: Annotated[str, typer.Option(help="green, pink, or a deck .yaml file.")] = "green",
     challenge: ChallengeOption = None,
-    timeout: Annotated[float, typer.Option(min=0.1, help="Seconds before 'unknown'.")] = 60.0,
+    timeout: Annotated[float, typer.Option(min=0.1, help=(
+        "Seconds before 'unknown' (checked between steps: building the model, up to about a "
+        "second, is not cut short)."))] = 60.0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the verdict as JSON.")] = False,
     svg: Annotated[Path | None, typer.Option(help="Draw the witness tower to this SVG.")] = None,
     seed: Annotated[int, typer.Option(help="Z3 random seed.")] = 0,
