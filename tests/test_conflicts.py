@@ -18,6 +18,8 @@ from tower_print.brix.conflicts import (
     known_conflicts,
     known_towers,
     read_conflict_file,
+    record_proof,
+    record_tower,
     save_known_towers,
     write_conflicts,
 )
@@ -32,7 +34,7 @@ from tower_print.brix.solver import (
     TowerSolver,
 )
 from tower_print.brix.stored_towers import tower_line
-from tower_print.content import ContentError
+from tower_print.content import ContentError, UserError
 
 PLANTED = load_deck(Path(__file__).parent / "data" / "brix-planted.yaml")
 
@@ -363,3 +365,74 @@ def test_shipped_conflicts_fit_their_deck_and_the_small_ones_are_proved_again(na
         verdict = solver.verify([c.item() for c in cards], 60)
         assert verdict.status == UNSOLVABLE and verdict.conflict_minimal, [c.id for c in cards]
         assert verdict.conflict == tuple(c.id for c in cards)
+
+
+PAIRS = (("T1", "T2"), ("T3", "T4"), ("T5", "T6"), ("T1", "T7"), ("T2", "T7"), ("T3", "T7"),
+         ("T7", "T8"))
+"""The planted pairs: with them a file of the planted deck is complete up to 2 cards."""
+
+
+def test_a_proof_found_without_z3_is_added_and_the_sets_it_settles_are_dropped(
+    tmp_path: Path,
+) -> None:
+    """`record_proof`: the set joins the conflicts with its command under `proofs`, and the
+    sets still to shrink or undecided that hold it go."""
+    path = tmp_path / "planted.yaml"
+    write_conflicts(path, PLANTED, ConflictFile(
+        PAIRS, 2, ("Built by: hand",), unminimised=(("T1", "T3", "T6", "T8"),),
+        undecided=((("T1", "T3", "T8"), 60.0), (("T1", "T3", "T5", "T8"), 60.0),
+                   (("T2", "T3", "T5"), 60.0))), "")
+    added = record_proof(path, PLANTED, ["T8", "T3", "T1"], "counting (today)", "counting")
+    assert set(added.sets) == {*PAIRS, ("T1", "T3", "T8")}
+    assert added.proofs == ((("T1", "T3", "T8"), "counting (today)"),)
+    assert added.unminimised == () and added.undecided == ((("T2", "T3", "T5"), 60.0),)
+    assert added.history == ("Built by: hand", "Proved by counting: T1 T3 T8;", "  see proofs.")
+    assert ("# 8 minimal conflicts, from an incomplete audit (1 by the proof `proofs` names). "
+            "1 sets are undecided (`undecided`). Every conflict of up to 2 cards is here."
+            ) in path.read_text(encoding="utf-8").splitlines()
+
+
+@pytest.mark.parametrize(("ids", "says"), [
+    (["T1", "T2", "T5"], "it holds the listed conflict 'T1 T2'"),
+    (["T3"], "it lies inside the listed conflict 'T3 T4'"),
+    (["T1", "T3", "T5", "T8"], "its part 'T3 T5 T8' is not known solvable"),
+])
+def test_a_proof_that_cannot_be_minimal_is_refused_and_nothing_written(
+    tmp_path: Path, ids: list[str], says: str,
+) -> None:
+    path = tmp_path / "planted.yaml"
+    write_conflicts(path, PLANTED, ConflictFile(PAIRS, 2), "")
+    before = path.read_bytes()
+    with pytest.raises(UserError, match=rf"planted.yaml: '.*' cannot be added as a minimal "
+                                        rf"conflict: {says}"):
+        record_proof(path, PLANTED, ids, "counting", "counting")
+    assert path.read_bytes() == before
+
+
+def test_a_tower_found_without_z3_is_added_and_the_undecided_sets_it_meets_are_dropped(
+    tmp_path: Path,
+) -> None:
+    """`record_tower`: the tower joins the file's towers and settles the undecided sets it
+    meets; one that falls or meets a listed conflict is refused, nothing written."""
+    tower = next(t for t in TOWERS if len(_ids(PLANTED.cards_met(t))) >= 3)
+    met = sorted(_ids(PLANTED.cards_met(tower)))
+    path = tmp_path / "planted.yaml"
+    write_conflicts(path, PLANTED, ConflictFile(
+        PAIRS, 2, ("Built by: hand",),
+        undecided=((tuple(met[:3]), 60.0), (("T1", "T3", "T8"), 60.0))), "")
+    added = record_tower(path, PLANTED, tower, "counting")
+    assert [tower_line(t) for t in added.towers] == [tower_line(tower)]
+    assert added.undecided == ((("T1", "T3", "T8"), 60.0),)
+    assert added.history[-1] == f"Tower found by counting: it meets {' '.join(met[:3])}."
+    before = path.read_bytes()
+    lifted = tuple(dataclasses.replace(b, z=b.z + 1) for b in tower)
+    with pytest.raises(UserError, match="planted.yaml: the tower cannot be added: the tower "
+                                        "does not stand"):
+        record_tower(path, PLANTED, lifted, "counting")
+    assert path.read_bytes() == before
+    write_conflicts(path, PLANTED, ConflictFile((*PAIRS, tuple(met[:2])), 2), "")
+    before = path.read_bytes()
+    with pytest.raises(UserError, match=rf"it meets every card of the conflict "
+                                        rf"'{' '.join(met[:2])}'"):
+        record_tower(path, PLANTED, tower, "again")
+    assert path.read_bytes() == before

@@ -484,7 +484,7 @@ def brix_audit(
 
 def _write_audit_conflicts(path: Path, deck: Deck, found: Exploration, command: str) -> None:
     """The conflicts found, with those `path` already holds for this deck (`gather_conflicts`)."""
-    from tower_print.brix.conflicts import gather_conflicts, write_conflicts
+    from tower_print.brix.conflicts import file_note, gather_conflicts, write_conflicts
     from tower_print.brix.marco import members
 
     def ids(mask: int) -> list[str]:
@@ -496,20 +496,7 @@ def _write_audit_conflicts(path: Path, deck: Deck, found: Exploration, command: 
                              [(ids(m), found.unminimised_tried_at.get(m))
                               for m in found.conflicts_unminimised],
                              [(ids(m), limit) for m, limit in found.undecided_tried_at.items()])
-    merged = sum(line.startswith("Built by: ") for line in known.history) > 1
-    state = ("a complete audit" if found.complete else
-             "incomplete audits, each set proved by one of them" if merged else
-             "an incomplete audit")
-    if known.proofs:
-        state += f" ({len(known.proofs)} by the proof `proofs` names)"
-    note = f"{len(known.sets)} minimal conflicts, from {state}."
-    if known.unminimised:
-        note += f" {len(known.unminimised)} more sets no tower meets are still to shrink."
-    if known.undecided:
-        note += f" {len(known.undecided)} sets are undecided (`undecided`)."
-    if not found.complete and known.complete_up_to:
-        note += f" Every conflict of up to {known.complete_up_to} cards is here."
-    write_conflicts(path, deck, known, note)
+    write_conflicts(path, deck, known, file_note(known, found.complete))
 
 
 @contextmanager

@@ -52,7 +52,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TypeVar, cast
 
@@ -153,6 +153,92 @@ def write_conflicts(path: Path, deck: Deck, known: ConflictFile, note: str) -> N
         *(f"  - {tower_line(tower)}" for tower in known.towers),
     ]
     write_atomic(path, ("\n".join(lines) + "\n").encode("utf-8"))
+
+
+def file_note(known: ConflictFile, complete: bool = False) -> str:
+    """The comment line under the history that sums the file up (`write_conflicts`): how many
+    conflicts, what proved them (`complete`: one complete audit), and what is left."""
+    merged = sum(line.startswith("Built by: ") for line in known.history) > 1
+    state = ("a complete audit" if complete else
+             "incomplete audits, each set proved by one of them" if merged else
+             "an incomplete audit")
+    if known.proofs:
+        state += f" ({len(known.proofs)} by the proof `proofs` names)"
+    note = f"{len(known.sets)} minimal conflicts, from {state}."
+    if known.unminimised:
+        note += f" {len(known.unminimised)} more sets no tower meets are still to shrink."
+    if known.undecided:
+        note += f" {len(known.undecided)} sets are undecided (`undecided`)."
+    if not complete and known.complete_up_to:
+        note += f" Every conflict of up to {known.complete_up_to} cards is here."
+    return note
+
+
+def record_proof(path: Path, deck: Deck, ids: Sequence[str], by: str, why: str) -> ConflictFile:
+    """Add to the file at `path` a conflict proved without Z3 (`by`: the command that proves
+    it, listed under `proofs`; `why`: why Z3 did not, for the history), dropping the sets still
+    to shrink or undecided that hold it. It must be minimal by what the file knows: no listed
+    conflict inside it or around it, no tower meeting it, and each part one card smaller met
+    by a tower of the file or no larger than `complete_up_to` (then holding no conflict, it is
+    solvable)."""
+    known = conflicts_to_take(path, deck)
+    new = frozenset(ids)
+    wrong = _not_minimal(deck, known, new)
+    if wrong is not None:
+        raise UserError(f"{path}: '{' '.join(sorted(new))}' cannot be added as a minimal "
+                        f"conflict: {wrong}")
+    left = [(s, t) for s, t in known.unminimised_limits() if not new <= frozenset(s)]
+    known = replace(
+        known, sets=(*known.sets, tuple(sorted(new))),
+        proofs=(*known.proofs, (tuple(sorted(new)), by)),
+        unminimised=tuple(s for s, _ in left),
+        unminimised_tried_at=tuple(t for _, t in left) if known.unminimised_tried_at else (),
+        undecided=tuple((s, t) for s, t in known.undecided if not new <= frozenset(s)),
+        history=(*known.history, f"Proved by {why}: {' '.join(sorted(new))};",
+                 "  see proofs."))
+    write_conflicts(path, deck, known, file_note(known))
+    return conflicts_to_take(path, deck)
+
+
+def _not_minimal(deck: Deck, known: ConflictFile, new: frozenset[str]) -> str | None:
+    """Why what `known` holds does not let `new` be a minimal conflict (None: it does)."""
+    for ids in known.sets:
+        if frozenset(ids) <= new:
+            return f"it holds the listed conflict '{' '.join(ids)}'"
+        if new < frozenset(ids):
+            return f"it lies inside the listed conflict '{' '.join(ids)}'"
+    met = [_card_ids(deck, deck.cards_met(tower)) for tower in known.towers]
+    if any(new <= m for m in met):
+        return "a tower of the file meets all its cards"
+    for card in sorted(new):
+        part = new - {card}
+        if len(part) > known.complete_up_to and not any(part <= m for m in met):
+            return (f"its part '{' '.join(sorted(part))}' is not known solvable (no tower of "
+                    f"the file meets it, and the file is complete up to "
+                    f"{known.complete_up_to} cards)")
+    return None
+
+
+def record_tower(path: Path, deck: Deck, tower: Tower, why: str) -> ConflictFile:
+    """Add to the file at `path` a standing tower found without Z3 (`why`: how, for the
+    history), dropping the undecided sets it meets. It must keep the deck's rule and meet no
+    listed conflict, as `conflicts_to_take` asks of every tower."""
+    known = conflicts_to_take(path, deck)
+    wrong = problems(tower, deck.bricks, deck.all_used, [])
+    met = _card_ids(deck, deck.cards_met(tower))
+    clash = next((ids for ids in (*known.sets, *known.unminimised) if frozenset(ids) <= met),
+                 None)
+    if wrong or clash is not None:
+        raise UserError(f"{path}: the tower cannot be added: " + (
+            wrong[0] if wrong else f"it meets every card of the conflict '{' '.join(clash)}'"))
+    settled = [ids for ids, _ in known.undecided if frozenset(ids) <= met]
+    known = replace(
+        known, towers=(*known.towers, tower),
+        undecided=tuple((s, t) for s, t in known.undecided if s not in settled),
+        history=(*known.history, f"Tower found by {why}: it meets "
+                 + ("; ".join(" ".join(ids) for ids in settled) or "no undecided set") + "."))
+    write_conflicts(path, deck, known, file_note(known))
+    return conflicts_to_take(path, deck)
 
 
 def _smallest_first(
