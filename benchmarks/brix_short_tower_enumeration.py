@@ -12,6 +12,8 @@ enumerated in plain Python (no Z3): does any of them stand and meet the other ca
     python benchmarks/brix_short_tower_enumeration.py --deck pink --cards P03 P28 P44 P47
     python benchmarks/brix_short_tower_enumeration.py --cards G17 G24 G28 G30 --log g17.jsonl
         # hours: stopped, the same command goes on where it stopped (RunLog)
+    python benchmarks/brix_short_tower_enumeration.py --cards G17 G24 G28 G30 --log g17.jsonl \
+        --record content/brix/conflicts/green.yaml  # the proof or tower written there
 
 Why: Z3 leaves G13 G24 G30 (there are exactly 3 vertical bricks; the tower is exactly 3 flat
 bricks tall; at most 2 bricks touch the ground) unknown even after 45 minutes, and a hand sketch
@@ -114,8 +116,10 @@ stopped after 90 s (5,400 placements logged) and run again gives the same counts
 from __future__ import annotations
 
 import argparse
+import datetime
 import hashlib
 import json
+import subprocess
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -129,6 +133,7 @@ from pathlib import Path
 import numpy as np
 
 from tower_print.brix.checker import check_witness
+from tower_print.brix.conflicts import read_conflict_file, record_proof, record_tower
 from tower_print.brix.decks import Deck, shipped_deck
 from tower_print.brix.evaluate import Evaluator
 from tower_print.brix.geometry import PlacedBrick, is_connected
@@ -195,6 +200,10 @@ def main() -> None:
     parser.add_argument("--log", type=Path,
                         help="JSON lines: Z3's cases and each ground placement's result; a run "
                              "given the log of a stopped one goes on where it stopped")
+    parser.add_argument("--record", type=Path,
+                        help="a conflicts file of the deck (content/brix/conflicts/): write into "
+                             "it the standing tower found, or, when every case was enumerated, "
+                             "the proof that the cards conflict")
     args = parser.parse_args()
     if args.log and (args.first or args.expect):
         raise SystemExit("--log is for full runs (without --first and --expect)")
@@ -269,12 +278,41 @@ def main() -> None:
               "found):")
         for brick in tower:
             print("  ", brick)
+        if args.record:
+            record_tower(args.record, deck, tower, f"enumeration ({_command(args)})")
+            print(f"added to {args.record}")
     elif args.first or args.only_expected or args.trace_expected or args.uprights is not None:
         print("no standing tower found (not every case was enumerated)")
     else:
         print(f"no tower meeting {' '.join(args.cards)} stands: every case enumerated")
+        if args.record:
+            _record_proof(args.record, deck, cards, _command(args))
+            print(f"added to {args.record}")
     print(f"{elapsed:.0f} s" + (" (this run; not the logged runs before it)"
                                 if log and len(todo) < len(tasks) else ""))
+
+
+def _command(args: argparse.Namespace) -> str:
+    """The command that repeats this run's enumeration."""
+    return (f"python benchmarks/{Path(__file__).name} --deck {args.deck} --cards "
+            f"{' '.join(args.cards)}")
+
+
+def _record_proof(path: Path, deck: Deck, cards: tuple[str, ...], command: str) -> None:
+    """The cards as a conflict proved by this run, with the date and commit it ran at."""
+    here = Path(__file__).parent
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=here,
+                            capture_output=True, text=True).stdout.strip() or "unknown"
+    changed = subprocess.run(["git", "status", "--porcelain", "--", ".", "../tower_print"],
+                             cwd=here, capture_output=True, text=True).stdout.strip()
+    known = read_conflict_file(path, deck)
+    tried = [f"{limit:g} s" for ids, limit in (known.undecided if known else ())
+             if frozenset(ids) == frozenset(cards)]
+    record_proof(path, deck, cards,
+                 f"{command} ({datetime.date.today()}, commit {commit}"
+                 f"{' with changes' if changed else ''}: every tower enumerated, none stands)",
+                 "enumeration, not by Z3" + (f" (undecided in audits at {tried[0]})"
+                                             if tried else ""))
 
 
 ASSUMED = {
@@ -285,6 +323,11 @@ ASSUMED = {
 """What the search is built on (height exactly HEIGHT, at most 2 ground bricks: green's G24 and
 G30), each with conditions covering every tower that fails it: when no card states it, Z3 must
 prove each of those unsolvable with the cards."""
+
+
+def _assumed(deck: Deck) -> dict[str, Condition]:
+    """Each assumption's text and condition, in the deck's colours."""
+    return {text: parse(text, deck.bricks.color_names) for text in ASSUMED}
 
 
 def _implied(deck: Deck, cards: tuple[str, ...], negations: tuple[str, ...],
@@ -309,8 +352,9 @@ def _decide_cases(deck: Deck, cards: tuple[str, ...], uprights: list[int] | None
     excludes; with `uprights`, no case is excluded), and the cases left to enumerate."""
     said = []
     stated = {deck.card(c).condition for c in cards}
-    for text, negations in ASSUMED.items():
-        if parse(text, deck.bricks.color_names) not in stated:
+    for (text, negations), condition in zip(ASSUMED.items(), _assumed(deck).values(),
+                                            strict=True):
+        if condition not in stated:
             seconds = _implied(deck, cards, negations, timeout)
             said.append(f"'{text}' implied ({seconds:.1f} s): no tower meets {' '.join(cards)} "
                         f"and {' or '.join(repr(n) for n in negations)}")
@@ -366,7 +410,7 @@ def _conditions(options: Options) -> list[tuple[str, Condition]]:
     """The cards' conditions and the assumptions, all tested again on a finished tower."""
     deck = shipped_deck(options.deck)
     return [*((c, deck.card(c).condition) for c in options.cards),
-            *((text, parse(text, deck.bricks.color_names)) for text in ASSUMED)]
+            *_assumed(deck).items()]
 
 
 Case = tuple[int, int, int, int, int]
@@ -411,7 +455,7 @@ def _cases(deck: Deck, cards: tuple[str, ...], timeout: float
     counting cards (G13; G16 with G35: the red bricks and one blue upright; G27: 2 highest
     bricks), then, within `timeout`, with every card and the assumptions (G24 with G28: a
     lying brick rests on an upright, so that upright stands on the table)."""
-    assumed = {parse(text, deck.bricks.color_names) for text in ASSUMED}
+    assumed = set(_assumed(deck).values())
     others = [c for c in cards if deck.card(c).condition not in assumed]
     cases: list[Case] = []
     excluded: list[tuple[tuple[int, ...], list[str], float]] = []
