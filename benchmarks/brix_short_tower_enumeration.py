@@ -136,7 +136,7 @@ from tower_print.brix.checker import check_witness
 from tower_print.brix.conflicts import read_conflict_file, record_proof, record_tower
 from tower_print.brix.decks import Deck, shipped_deck
 from tower_print.brix.evaluate import Evaluator
-from tower_print.brix.geometry import PlacedBrick, is_connected
+from tower_print.brix.geometry import PlacedBrick, is_connected, normalized
 from tower_print.brix.language import Colour, Condition, parse
 from tower_print.brix.marco import members
 from tower_print.brix.solver import CASE_TEXT, UNSOLVABLE, Labeled, TowerSolver
@@ -279,7 +279,7 @@ def main() -> None:
         for brick in tower:
             print("  ", brick)
         if args.record:
-            record_tower(args.record, deck, tower, f"enumeration ({_command(args)})")
+            record_tower(args.record, deck, normalized(tower), f"enumeration ({_command(args)})")
             print(f"added to {args.record}")
     elif args.first or args.only_expected or args.trace_expected or args.uprights is not None:
         print("no standing tower found (not every case was enumerated)")
