@@ -293,9 +293,11 @@ def main() -> None:
 
 
 def _command(args: argparse.Namespace) -> str:
-    """The command that repeats this run's enumeration."""
-    return (f"python benchmarks/{Path(__file__).name} --deck {args.deck} --cards "
-            f"{' '.join(args.cards)}")
+    """The command that repeats this run's enumeration (this script's place in the repository,
+    also when a copy ran: a run spanning sessions goes on with a copy of the script its log
+    was made by, while this one changes)."""
+    return f"python benchmarks/brix_short_tower_enumeration.py --deck {args.deck} --cards " + (
+        " ".join(args.cards))
 
 
 def _record_proof(path: Path, deck: Deck, cards: tuple[str, ...], command: str) -> None:
