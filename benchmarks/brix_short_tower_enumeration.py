@@ -14,6 +14,8 @@ enumerated in plain Python (no Z3): does any of them stand and meet the other ca
         # hours: stopped, the same command goes on where it stopped (RunLog)
     python benchmarks/brix_short_tower_enumeration.py --cards G17 G24 G28 G30 --log g17.jsonl \
         --record content/brix/conflicts/green.yaml  # the proof or tower written there
+    python benchmarks/brix_short_tower_enumeration.py --cards G24 G28 G30 G41 --reuse g17.jsonl
+        # the cases that finished run enumerated (no tower stood) are not enumerated again
 
 Why: Z3 leaves G13 G24 G30 (there are exactly 3 vertical bricks; the tower is exactly 3 flat
 bricks tall; at most 2 bricks touch the ground) unknown even after 45 minutes, and a hand sketch
@@ -210,17 +212,25 @@ def main() -> None:
                         help="a conflicts file of the deck (content/brix/conflicts/): write into "
                              "it the standing tower found, or, when every case was enumerated, "
                              "the proof that the cards conflict")
+    parser.add_argument("--reuse", type=Path,
+                        help="the --log of a finished run in which no tower stood, tested on "
+                             "colour-free cards these cards all hold: its cases are not "
+                             "enumerated again")
     args = parser.parse_args()
-    if args.log and (args.first or args.expect):
-        raise SystemExit("--log is for full runs (without --first and --expect)")
+    if (args.log or args.reuse) and (args.first or args.expect):
+        raise SystemExit("--log and --reuse are for full runs (without --first and --expect)")
+    if args.reuse and args.uprights is not None:
+        raise SystemExit("--reuse is for full runs (without --uprights)")
     deck = shipped_deck(args.deck)
     bricks = deck.bricks
     assert sorted(bricks.extents()) == sorted(EXTENTS), "the proof assumes 4 x 2 x 2 bricks"
     cards = tuple(args.cards)
     options = Options(args.deck, cards, args.cross_check, args.first, args.trace_expected)
     conditions = _conditions(options)
+    reusable = _covered(args.reuse, deck, [c for _, c in conditions]) if args.reuse else []
     log = RunLog(args.log, {"script": hashlib.sha256(Path(__file__).read_bytes()).hexdigest(),
-                            "deck": args.deck, "cards": cards, "uprights": args.uprights}
+                            "deck": args.deck, "cards": cards, "uprights": args.uprights,
+                            **({"reuse": str(args.reuse)} if args.reuse else {})}
                  ) if args.log else None
     if log and log.cases is not None:
         said, cases = log.said, log.cases
@@ -231,11 +241,14 @@ def main() -> None:
             log.begin(said, cases)
     for line in said:
         print(line)
+    covered = [case for case in reusable if case in cases]
+    if covered:
+        print(f"{', '.join(map(str, covered))} enumerated in the run {args.reuse} logged, and no "
+              "tower stood there")
     expected = _expected(args.expect) if args.expect else None
     tasks: list[Task] = [
         (grounds, case, expected[1] if expected and expected[0] == grounds else None, options)
-        for case in cases for grounds in ground_placements()
-        if sum(1 for g in grounds if g[5] == LENGTH) == case[2] and len(grounds) == case[4]
+        for grounds, case in _placements([case for case in cases if case not in covered])
     ]
     if expected and not any(task[2] for task in tasks):
         raise SystemExit("the expected tower's ground bricks are not among the placements")
@@ -290,9 +303,10 @@ def main() -> None:
     elif args.first or args.only_expected or args.trace_expected or args.uprights is not None:
         print("no standing tower found (not every case was enumerated)")
     else:
-        print(f"no tower meeting {' '.join(args.cards)} stands: every case enumerated")
+        reused = f" ({len(covered)} of them in the run {args.reuse} logged)" if covered else ""
+        print(f"no tower meeting {' '.join(args.cards)} stands: every case enumerated{reused}")
         if args.record:
-            _record_proof(args.record, deck, cards, _command(args))
+            _record_proof(args.record, deck, cards, _command(args), reused)
             print(f"added to {args.record}")
     print(f"{elapsed:.0f} s" + (" (this run; not the logged runs before it)"
                                 if log and len(todo) < len(tasks) else ""))
@@ -306,8 +320,10 @@ def _command(args: argparse.Namespace) -> str:
         " ".join(args.cards))
 
 
-def _record_proof(path: Path, deck: Deck, cards: tuple[str, ...], command: str) -> None:
-    """The cards as a conflict proved by this run, with the date and commit it ran at."""
+def _record_proof(path: Path, deck: Deck, cards: tuple[str, ...], command: str,
+                  reused: str) -> None:
+    """The cards as a conflict proved by this run, with the date and commit it ran at
+    (`reused`: which cases another run enumerated)."""
     here = Path(__file__).parent
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=here,
                             capture_output=True, text=True).stdout.strip() or "unknown"
@@ -318,7 +334,8 @@ def _record_proof(path: Path, deck: Deck, cards: tuple[str, ...], command: str) 
              if frozenset(ids) == frozenset(cards)]
     record_proof(path, deck, cards,
                  f"{command} ({datetime.date.today()}, commit {commit}"
-                 f"{' with changes' if changed else ''}: every tower enumerated, none stands)",
+                 f"{' with changes' if changed else ''}: every tower enumerated{reused}, none "
+                 "stands)",
                  "enumeration, not by Z3" + (f" (undecided in audits at {tried[0]})"
                                              if tried else ""))
 
@@ -396,16 +413,22 @@ class RunLog:
         self.done: dict[int, dict] = {}
         if not path.exists():
             return
-        lines = path.read_text().splitlines()
-        head = json.loads(lines[0])
+        head, self.done = self.read(path)
         if head["run"] != self.run:
             raise SystemExit(f"{path}: the log of another run ({head['run']}); this one is "
                              f"{self.run}")
         self.said, self.cases = head["said"], [tuple(case) for case in head["cases"]]
+
+    @staticmethod
+    def read(path: Path) -> tuple[dict, dict[int, dict]]:
+        """The log's first line, and each placement's entry by its index."""
+        lines = path.read_text().splitlines()
+        done = {}
         for line in lines[1:]:
             with suppress(json.JSONDecodeError):
                 entry = json.loads(line)
-                self.done[entry["task"]] = entry
+                done[entry["task"]] = entry
+        return json.loads(lines[0]), done
 
     def begin(self, said: list[str], cases: list[Case]) -> None:
         self.path.write_text(json.dumps({"run": self.run, "said": said, "cases": cases}) + "\n")
@@ -415,6 +438,37 @@ class RunLog:
                  "standing": [tower_line(tower) for tower in result.standing]}
         with self.path.open("a") as out:
             out.write("\n" + json.dumps(entry) + "\n")  # after a line a stop may have cut
+
+
+def _covered(path: Path, deck: Deck, conditions: list[Condition]) -> list[Case]:
+    """--reuse: the cases of the run `path` logged, checked to be finished (every placement of
+    every case enumerated) with no tower standing, and tested on colour-free cards (those it
+    enumerated by, pruned by and tested first) that are all among `conditions`: a tower of
+    those cases meeting `conditions` passed that run's every test but standing, so it was
+    counted there, and none stood."""
+    head, done = RunLog.read(path)
+    run = head["run"]
+    if run["deck"] != deck.name or run["uprights"] is not None or run.get("reuse"):
+        raise SystemExit(f"{path}: not a full run of deck {deck.name}'s own")
+    lacking = [c for c in run["cards"] if not _names_a_colour(deck.card(c).condition)
+               and deck.card(c).condition not in conditions]
+    if lacking:
+        raise SystemExit(f"{path}: its run's towers meet {' '.join(lacking)}, which these "
+                         "cards do not ask")
+    cases = [(b, n, u, h, g) for b, n, u, h, g in head["cases"]]
+    placements = len(_placements(cases))
+    if len(done) != placements:
+        raise SystemExit(f"{path}: {len(done)} of its {placements} placements enumerated")
+    stood = sum(entry["counts"].get("stand", 0) for entry in done.values())
+    if stood:
+        raise SystemExit(f"{path}: {stood} towers stood in its run")
+    return cases
+
+
+def _placements(cases: list[Case]) -> list[tuple[tuple[Box, ...], Case]]:
+    """The searches of a run, in order: each case with every ground placement it allows."""
+    return [(grounds, case) for case in cases for grounds in ground_placements()
+            if sum(1 for g in grounds if g[5] == LENGTH) == case[2] and len(grounds) == case[4]]
 
 
 def _conditions(options: Options) -> list[tuple[str, Condition]]:
