@@ -710,7 +710,13 @@ class Search:
         shift = len(below)
         touch, clash = _touch_and_clash_masks(items)
         clash = [mask >> shift for mask in clash[shift:]]  # among the candidates
-        balance = Balance(items, self.margin)
+        built: list[Balance] = []  # at the first finished tower: most of these sets get none
+
+        def balance() -> Balance:
+            if not built:
+                built.append(Balance(items, self.margin))
+            return built[0]
+
         later = [0] * (len(order) + 1)  # later[i]: the bits of order[i:]
         for i in range(len(order) - 1, -1, -1):
             later[i] = later[i + 1] | 1 << (shift + i)
@@ -724,8 +730,8 @@ class Search:
             """`held`: the bits of `below` and `chosen`; `taken`: the candidates they block."""
             if len(chosen) == left:
                 if held & on_upright:
-                    self._complete(below + tuple(chosen), _reach(touch, held) == held, balance,
-                                   held)
+                    self._complete(below + tuple(chosen), _reach(touch, held) == held,
+                                   balance(), held)
                 else:
                     self.result.counts["pruned: no lying brick on an upright"] += 1
                 return
