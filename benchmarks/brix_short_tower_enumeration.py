@@ -119,6 +119,10 @@ P28 P34 P44 P47, nine of them cannot: (9, 0, 0, 2-5, 1), 7,201,920 towers, 9,450
 centre tests, none stands (175 s). G06 G12 G18 G43 (G24 and G30 implied): G12's two cases
 again, the same 2,945,344 towers, none stands (280 s). --log: `--cards G13 G24 G30 --uprights 3`
 stopped after 90 s (5,400 placements logged) and run again gives the same counts at every stage.
+Rule 9, remembered hulls, Balance built lazily (later that day): `--cards G13 G24 G30
+--uprights 3` the same 260,000 / 365,172 / 247,176 / 224 counts (281 s, beside other runs).
+--reuse: G13 G24 G30's log covers (8, 3, 0, 4, 2) of G13 G24 G30 G41, whose other case
+(8, 3, 0, 5, 2) holds 3,772 towers, none past the centre tests (102 s).
 """
 
 from __future__ import annotations
