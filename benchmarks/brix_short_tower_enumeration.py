@@ -123,6 +123,8 @@ Rule 9, remembered hulls, Balance built lazily (later that day): `--cards G13 G2
 --uprights 3` the same 260,000 / 365,172 / 247,176 / 224 counts (281 s, beside other runs).
 --reuse: G13 G24 G30's log covers (8, 3, 0, 4, 2) of G13 G24 G30 G41, whose other case
 (8, 3, 0, 5, 2) holds 3,772 towers, none past the centre tests (102 s).
+--record with standing towers: two of G17 G24 G28 G30's (placement 1,680), recoloured, settle
+15 of the 37 sets the 5da7baf green file lists undecided (4 min, beside other runs).
 """
 
 from __future__ import annotations
@@ -302,8 +304,7 @@ def main() -> None:
         for brick in tower:
             print("  ", brick)
         if args.record:
-            record_tower(args.record, deck, normalized(tower), f"enumeration ({_command(args)})")
-            print(f"added to {args.record}")
+            _record_towers(args.record, deck, standing, f"enumeration ({_command(args)})")
     elif args.first or args.only_expected or args.trace_expected or args.uprights is not None:
         print("no standing tower found (not every case was enumerated)")
     else:
@@ -342,6 +343,29 @@ def _record_proof(path: Path, deck: Deck, cards: tuple[str, ...], command: str,
                  "stands)",
                  "enumeration, not by Z3" + (f" (undecided in audits at {tried[0]})"
                                              if tried else ""))
+
+
+def _record_towers(path: Path, deck: Deck, standing: list[tuple[PlacedBrick, ...]],
+                   why: str) -> None:
+    """The first standing tower, and the towers that settle some of the file's undecided sets:
+    each standing tower found, in every colouring the deck allows, tried on them (the colours
+    the cards asked for are one choice among many: G17 G24 G28 G30's towers, recoloured, met 17
+    of green's undecided sets)."""
+    record_tower(path, deck, normalized(standing[0]), why)
+    print(f"added to {path}")
+    known = read_conflict_file(path, deck)
+    left = {frozenset(ids) for ids, _ in known.undecided} if known else set()
+    for tower in standing:
+        boxes = tuple((b.x, b.y, b.z, b.dx, b.dy, b.dz) for b in tower)
+        for coloured in _colourings(boxes, deck):
+            met = deck.cards_met(coloured)
+            ids = frozenset(c.id for k, c in enumerate(deck.cards) if met >> k & 1)
+            settled = {s for s in left if s <= ids}
+            if settled:
+                record_tower(path, deck, normalized(coloured), why + ", recoloured")
+                print(f"added to {path}: a tower meeting "
+                      + "; ".join(" ".join(sorted(s)) for s in settled))
+                left -= settled
 
 
 ON_UPRIGHT = "some horizontal brick rests on some vertical brick"
