@@ -124,7 +124,7 @@ Rule 9, remembered hulls, Balance built lazily (later that day): `--cards G13 G2
 --reuse: G13 G24 G30's log covers (8, 3, 0, 4, 2) of G13 G24 G30 G41, whose other case
 (8, 3, 0, 5, 2) holds 3,772 towers, none past the centre tests (102 s).
 --record with standing towers: two of G17 G24 G28 G30's (placement 1,680), recoloured, settle
-15 of the 37 sets the 5da7baf green file lists undecided (4 min, beside other runs).
+13 of the 37 sets the 5da7baf green file lists undecided (4 min, beside other runs).
 """
 
 from __future__ import annotations
