@@ -146,6 +146,7 @@ from pathlib import Path
 
 import numpy as np
 
+from tower_print.brix.audit import card_masks
 from tower_print.brix.checker import check_witness
 from tower_print.brix.conflicts import read_conflict_file, record_proof, record_tower
 from tower_print.brix.decks import Deck, shipped_deck
@@ -351,21 +352,19 @@ def _record_towers(path: Path, deck: Deck, standing: list[tuple[PlacedBrick, ...
     each standing tower found, in every colouring the deck allows, tried on them (the colours
     the cards asked for are one choice among many: G17 G24 G28 G30's towers, recoloured, met 17
     of green's undecided sets)."""
-    record_tower(path, deck, normalized(standing[0]), why)
+    known = record_tower(path, deck, normalized(standing[0]), why)
     print(f"added to {path}")
-    known = read_conflict_file(path, deck)
-    left = {frozenset(ids) for ids, _ in known.undecided} if known else set()
+    sets = [ids for ids, _ in known.undecided]
+    left = dict(zip(card_masks(deck, sets), sets, strict=True))  # undecided still, by mask
     for tower in standing:
         boxes = tuple((b.x, b.y, b.z, b.dx, b.dy, b.dz) for b in tower)
         for coloured in _colourings(boxes, deck):
             met = deck.cards_met(coloured)
-            ids = frozenset(c.id for k, c in enumerate(deck.cards) if met >> k & 1)
-            settled = {s for s in left if s <= ids}
+            settled = [mask for mask in left if mask & ~met == 0]
             if settled:
                 record_tower(path, deck, normalized(coloured), why + ", recoloured")
                 print(f"added to {path}: a tower meeting "
-                      + "; ".join(" ".join(sorted(s)) for s in settled))
-                left -= settled
+                      + "; ".join(" ".join(left.pop(mask)) for mask in settled))
 
 
 ON_UPRIGHT = "some horizontal brick rests on some vertical brick"
@@ -731,9 +730,12 @@ class Search:
                  if (self.trace is None or c in self.trace) and self._centre_held(c, below)]
         if len(order) < left:
             return
-        if self.on_upright:  # rule 9's candidates first: the search leaves them early
-            order.sort(key=lambda c: not any(
-                b[5] == LENGTH and b[2] == 0 and _overlap(c, b) for b in below))
+        # Rule 9: the candidates resting on an upright (on the table: its top is 4) come first,
+        # so the search leaves them early.
+        over_upright = {c for c in order if any(
+            b[5] == LENGTH and b[2] == 0 and _overlap(c, b) for b in below)
+        } if self.on_upright else set()
+        order.sort(key=lambda c: c not in over_upright)
         items = below + tuple(order)
         shift = len(below)
         touch, clash = _touch_and_clash_masks(items)
@@ -748,10 +750,8 @@ class Search:
         later = [0] * (len(order) + 1)  # later[i]: the bits of order[i:]
         for i in range(len(order) - 1, -1, -1):
             later[i] = later[i + 1] | 1 << (shift + i)
-        # Rule 9: the candidates resting on an upright (on the table: its top is 4).
-        on_upright = sum(1 << (shift + i) for i, c in enumerate(order) if any(
-            b[5] == LENGTH and b[2] == 0 and _overlap(c, b) for b in below)
-        ) if self.on_upright else -1
+        on_upright = sum(1 << (shift + i) for i, c in enumerate(order)
+                         if c in over_upright) if self.on_upright else -1
         chosen: list[Box] = []
 
         def grow(start: int, taken: int, held: int) -> None:
