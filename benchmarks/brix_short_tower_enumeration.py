@@ -130,10 +130,8 @@ Rule 9, remembered hulls, Balance built lazily (later that day): `--cards G13 G2
 from __future__ import annotations
 
 import argparse
-import datetime
 import hashlib
 import json
-import subprocess
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -145,16 +143,17 @@ from multiprocessing import Pool
 from pathlib import Path
 
 import numpy as np
+from script_proofs import ask, record_script_proof
 
 from tower_print.brix.audit import card_masks
 from tower_print.brix.checker import check_witness
-from tower_print.brix.conflicts import read_conflict_file, record_proof, record_tower
+from tower_print.brix.conflicts import record_tower
 from tower_print.brix.decks import Deck, shipped_deck
 from tower_print.brix.evaluate import Evaluator
 from tower_print.brix.geometry import PlacedBrick, is_connected, normalized
 from tower_print.brix.language import Colour, Condition, parse
 from tower_print.brix.marco import members
-from tower_print.brix.solver import CASE_TEXT, UNSOLVABLE, Labeled, TowerSolver
+from tower_print.brix.solver import CASE_TEXT, UNSOLVABLE
 from tower_print.brix.statics import _centre_supported, contacts, stands
 from tower_print.brix.stored_towers import tower_line, tower_of_line
 
@@ -312,7 +311,8 @@ def main() -> None:
         reused = f" ({len(covered)} of them in the run {args.reuse} logged)" if covered else ""
         print(f"no tower meeting {' '.join(args.cards)} stands: every case enumerated{reused}")
         if args.record:
-            _record_proof(args.record, deck, cards, _command(args), reused)
+            record_script_proof(args.record, deck, cards, _command(args),
+                                f"every tower enumerated{reused}, none stands", "enumeration")
             print(f"added to {args.record}")
     print(f"{elapsed:.0f} s" + (" (this run; not the logged runs before it)"
                                 if log and len(todo) < len(tasks) else ""))
@@ -324,26 +324,6 @@ def _command(args: argparse.Namespace) -> str:
     was made by, while this one changes)."""
     return f"python benchmarks/brix_short_tower_enumeration.py --deck {args.deck} --cards " + (
         " ".join(args.cards))
-
-
-def _record_proof(path: Path, deck: Deck, cards: tuple[str, ...], command: str,
-                  reused: str) -> None:
-    """The cards as a conflict proved by this run, with the date and commit it ran at
-    (`reused`: which cases another run enumerated)."""
-    here = Path(__file__).parent
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=here,
-                            capture_output=True, text=True).stdout.strip() or "unknown"
-    changed = subprocess.run(["git", "status", "--porcelain", "--", ".", "../tower_print"],
-                             cwd=here, capture_output=True, text=True).stdout.strip()
-    known = read_conflict_file(path, deck)
-    tried = [f"{limit:g} s" for ids, limit in (known.undecided if known else ())
-             if frozenset(ids) == frozenset(cards)]
-    record_proof(path, deck, cards,
-                 f"{command} ({datetime.date.today()}, commit {commit}"
-                 f"{' with changes' if changed else ''}: every tower enumerated{reused}, none "
-                 "stands)",
-                 "enumeration, not by Z3" + (f" (undecided in audits at {tried[0]})"
-                                             if tried else ""))
 
 
 def _record_towers(path: Path, deck: Deck, standing: list[tuple[PlacedBrick, ...]],
@@ -394,7 +374,7 @@ def _implied(deck: Deck, cards: tuple[str, ...], negations: tuple[str, ...],
     exits when Z3 does not prove it."""
     start = time.monotonic()
     for negation in negations:
-        status = _ask(deck, list(cards), [negation], timeout)
+        status = ask(deck, list(cards), [negation], timeout)
         if status != UNSOLVABLE:
             raise SystemExit(f"the enumeration needs towers 3 flat bricks tall with at most 2 on "
                              f"the table; Z3 says {status} to the cards and '{negation}'")
@@ -560,7 +540,7 @@ def _cases(deck: Deck, cards: tuple[str, ...], timeout: float
             grown = (*case, value)
             for asked, texts in ((others, []), (list(cards), list(ASSUMED))):
                 start = time.monotonic()
-                if _ask(deck, asked, [*texts, *_case_texts(grown)], timeout) == UNSOLVABLE:
+                if ask(deck, asked, [*texts, *_case_texts(grown)], timeout) == UNSOLVABLE:
                     excluded.append((grown, [*asked, *(repr(t) for t in texts)],
                                      time.monotonic() - start))
                     break
@@ -569,15 +549,6 @@ def _cases(deck: Deck, cards: tuple[str, ...], timeout: float
 
     widen(())
     return cases, excluded
-
-
-def _ask(deck: Deck, cards: list[str], texts: list[str], timeout: float) -> str:
-    """Z3's status for the cards with the conditions `texts` (a case's counts, or G30's
-    negation); no conflict minimising: only the status counts."""
-    items = [*(deck.card(c).item() for c in cards),
-             *(Labeled(text, text, parse(text, deck.bricks.color_names)) for text in texts)]
-    solver = TowerSolver(deck.bricks, deck.all_used)
-    return solver.check(items, time.monotonic() + timeout, any_tower=True)[0]
 
 
 def ground_placements() -> list[tuple[Box, ...]]:

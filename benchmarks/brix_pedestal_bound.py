@@ -1,0 +1,167 @@
+"""Do the bricks lying on a lone upright pedestal get enough weight from above to stand? A load
+bound that proves card sets unsolvable where Z3 runs out of time.
+
+    python benchmarks/brix_pedestal_bound.py --deck pink --cards P08 P13 P19 P44
+    python benchmarks/brix_pedestal_bound.py --deck pink --cards P08 P13 P19 P44 \
+        --record content/brix/conflicts/pink.yaml   # the proof written there
+
+Why: audits leave pink's P08 P13 P19 P44 undecided at 60 s ("every gray brick is vertical",
+"every gray brick touches at least 3 bricks", "there is exactly 1 vertical brick", "every
+lowest brick is gray"). Z3 and the search look for a tower; the towers these cards allow are
+tall stacks on one small top, and the reason none stands is a count of weights.
+
+The facts (Z3 proves each: no standing tower meets the cards and the fact's negation, `FACTS`):
+(1) one brick P of the pedestal colour, upright, is alone on the table; (2) every other brick
+lies; (3) at least K bricks rest on P (pink's P13: what touches P must rest on it, see below).
+
+The argument, in the statics model (tower_print/brix/statics.py): every brick off the table
+rests on a lower one, and those chains end at P, so every other brick lies at z >= top(P) and
+the bricks at z = top(P) rest on P alone. P carries the n - 1 other bricks (n at most the
+deck's bricks), all through the k >= K bricks resting on it, so the bricks above those k press
+on them with n - 1 - k brick weights in all. Each of the k stands only if the resultant of its
+own weight and the loads on it lies in its contact with P shrunk by the margin (statics'
+rectangle, `contacts`). A load reaches it through a contact with a brick above, shrunk by the
+margin times the contact's extent, at least one lattice unit: so inside its top shrunk by the
+margin on every side. The least load, in brick weights, that brings the resultant into the
+contact is found axis by axis in exact fractions (`least_load`; a resultant anywhere in the
+shrunk top can only ask less than real contacts do; a place needing no load is checked to stand
+alone on P by statics.stands, and every other to fall). Every set of k >= K pairwise free lying
+bricks on P is tried (`resting_sets`); when each needs more than n - 1 - k, no tower meets the
+cards and stands.
+
+Results (2026-12-01, 4 s): P08 P13 P19 P44 (pink, K = 3): Z3 proves the five facts in 0.3-1.1 s
+each; 30 places for a lying brick on the gray top, 112 sets of 3 or 4 free ones; the least loads
+add up to at least 11/2 brick weights for 3 bricks (5 above them) and 10 for 4 (4 above): no
+tower stands. A brick on one lattice cell of the top needs 5/2, one on two cells 1/2 or 5/2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from fractions import Fraction
+from pathlib import Path
+
+from script_proofs import ask, record_script_proof
+
+from tower_print.brix.decks import Deck, shipped_deck
+from tower_print.brix.geometry import PlacedBrick
+from tower_print.brix.solver import UNSOLVABLE
+from tower_print.brix.statics import contacts, stands
+
+FACTS = ("no {c} brick is vertical", "no {c} brick touches the ground",
+         "at least 2 bricks touch the ground", "there are at least 2 vertical bricks",
+         "some {c} brick supports at most {k1} bricks")
+"""The negations of facts (1)-(3), each of which Z3 must prove impossible with the cards."""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deck", choices=("green", "pink"), default="pink")
+    parser.add_argument("--cards", nargs="+", default=["P08", "P13", "P19", "P44"])
+    parser.add_argument("--pedestal", default="gray",
+                        help="the colour of the pedestal (the deck must have one such brick)")
+    parser.add_argument("--at-least", type=int, default=3,
+                        help="K: how many bricks rest on the pedestal at least")
+    parser.add_argument("--timeout", type=float, default=60.0,
+                        help="seconds for each of Z3's questions")
+    parser.add_argument("--record", type=Path,
+                        help="a conflicts file of the deck: write the proof into it")
+    args = parser.parse_args()
+    deck = shipped_deck(args.deck)
+    if len(deck.bricks.by_color(args.pedestal)) != 1:
+        raise SystemExit(f"the {args.deck} deck must have exactly one {args.pedestal} brick")
+    cards = list(args.cards)
+    for fact in FACTS:
+        negation = fact.format(c=args.pedestal, k1=args.at_least - 1)
+        start = time.monotonic()
+        status = ask(deck, cards, [negation], args.timeout)
+        print(f"'{negation}' with the cards: {status} ({time.monotonic() - start:.1f} s)")
+        if status != UNSOLVABLE:
+            raise SystemExit("a fact the bound needs is not proved: no conclusion")
+    n = len(deck.bricks.bricks)
+    places = resting_places(deck, args.pedestal)
+    loads = [least_load(deck, args.pedestal, brick) for brick in places]
+    base, margin = pedestal(deck, args.pedestal), deck.bricks.stability_margin
+    assert all((load == 0) == stands((base, brick), margin)
+               for brick, load in zip(places, loads, strict=True)), "statics disagrees"
+    print(f"{len(places)} places for a lying brick on the {args.pedestal} top; least loads "
+          + ", ".join(sorted({str(load) for load in loads}, key=Fraction)))
+    tried = 0
+    for chosen in resting_sets(places, args.at_least):
+        tried += 1
+        need = sum(loads[i] for i in chosen)
+        if need <= n - 1 - len(chosen):
+            print("not excluded:", [places[i] for i in chosen], f"needs {need}")
+            raise SystemExit("no conclusion: some set of bricks gets enough weight")
+    print(f"{tried} sets of {args.at_least} or more free lying bricks on the {args.pedestal} "
+          f"brick, each needing more weight from above than the other bricks have: no tower "
+          f"meeting {' '.join(cards)} stands")
+    if args.record:
+        command = (f"python benchmarks/brix_pedestal_bound.py --deck {args.deck} --cards "
+                   f"{' '.join(cards)} --pedestal {args.pedestal} --at-least {args.at_least}")
+        record_script_proof(args.record, deck, tuple(cards), command,
+                            f"{tried} sets of lying bricks on the pedestal, none can stand",
+                            "a load bound")
+        print(f"added to {args.record}")
+
+
+def pedestal(deck: Deck, colour: str) -> PlacedBrick:
+    """The upright pedestal at the origin."""
+    upright = next(e for e in deck.bricks.extents() if deck.bricks.is_vertical(e))
+    return PlacedBrick(f"{colour}-1", colour, 0, 0, 0, *upright)
+
+
+def resting_places(deck: Deck, colour: str) -> list[PlacedBrick]:
+    """Every lying brick on the pedestal's top that shares face area with it."""
+    base = pedestal(deck, colour)
+    return [PlacedBrick("lying", "lying", x, y, base.dz, dx, dy, dz)
+            for dx, dy, dz in sorted(deck.bricks.extents())
+            if not deck.bricks.is_vertical((dx, dy, dz))
+            for x in range(1 - dx, base.dx) for y in range(1 - dy, base.dy)]
+
+
+def least_load(deck: Deck, colour: str, brick: PlacedBrick) -> Fraction:
+    """The least weight from above (in brick weights) that lets `brick` stand on the pedestal
+    alone: the larger of the two axes' needs."""
+    margin = Fraction(deck.bricks.stability_margin).limit_denominator(100)
+    (_, _, support), = [c for c in contacts((pedestal(deck, colour), brick), float(margin))
+                        if c[1] is not None]
+    x0, x1, y0, y1 = map(Fraction, support)
+    return max(_axis_load(brick.x, brick.dx, x0, x1, margin),
+               _axis_load(brick.y, brick.dy, y0, y1, margin))
+
+
+def _axis_load(lo: int, extent: int, s0: Fraction, s1: Fraction, margin: Fraction) -> Fraction:
+    """Along one axis: the brick [lo, lo + extent] must bring the resultant of its weight (at
+    its centre) and a load t inside its top shrunk by `margin` into [s0, s1]."""
+    centre, r0, r1 = lo + Fraction(extent, 2), lo + margin, lo + extent - margin
+    assert r0 < s1 and s0 < r1, "the contact lies inside the brick's shrunk top"
+    if s0 <= centre <= s1:
+        return Fraction(0)
+    if centre < s0:
+        return (s0 - centre) / (r1 - s0)
+    return (centre - s1) / (s1 - r0)
+
+
+def resting_sets(places: list[PlacedBrick], at_least: int) -> list[tuple[int, ...]]:
+    """Every set of at least `at_least` places whose bricks do not overlap (all lie at one z)."""
+    found: list[tuple[int, ...]] = []
+
+    def free(a: PlacedBrick, b: PlacedBrick) -> bool:
+        return (a.x + a.dx <= b.x or b.x + b.dx <= a.x
+                or a.y + a.dy <= b.y or b.y + b.dy <= a.y)
+
+    def grow(chosen: tuple[int, ...]) -> None:
+        if len(chosen) >= at_least:
+            found.append(chosen)
+        for i in range((chosen[-1] + 1) if chosen else 0, len(places)):
+            if all(free(places[i], places[j]) for j in chosen):
+                grow((*chosen, i))
+
+    grow(())
+    return found
+
+
+if __name__ == "__main__":
+    main()
