@@ -1,0 +1,194 @@
+"""Every tower of n bricks in which one brick touches all the others, enumerated in plain Python:
+does any of them stand and meet the cards?
+
+    python benchmarks/brix_hub_enumeration.py --deck pink --cards P20 P26 P37 P50 --height 6
+    python benchmarks/brix_hub_enumeration.py --deck pink --cards P20 P26 P37 P50 --height 6 \
+        --record content/brix/conflicts/pink.yaml   # the proof, or a tower found, written there
+
+Why: audits leave pink's P20 P26 P37 P50 undecided at 60 s ("there are as many vertical
+bricks as horizontal bricks", "some brick touches at least 5 bricks", "the tower is at least 3
+upright bricks tall", "the tower is at least 5 flat bricks tall and there are at most 6
+bricks"), and eight undecided sets of 5 cards hold it. Six bricks with one touching the five
+others is a small world: every brick lies in one place beside the hub.
+
+Facts (Z3 proves each from the cards: no standing tower meets them and the fact's negation,
+`FACTS`): there are exactly n bricks, some brick touches at least n - 1 bricks, so a hub H
+touches every other brick, and the tower is at least --height flat bricks tall, so some brick
+(H or one touching it) has its top that high.
+
+How: H at x = y = 0 (a tower is enumerated once per brick that can be its hub, in each of its
+places up to translation), each extent, each z from 0 to the tallest brick's height (a brick
+on the table touches H, so H lies on it, beside it or on the table). The others come from the
+places that touch H (geometry's touches: faces meeting over an area), taken in order of
+height, each on the table or resting on H or on an earlier one (statics: nothing else holds a
+brick up), pairwise free. A finished tower needs H on the table or resting on one of them;
+then the colour-free cards (the Evaluator), statics.stands, and the cards that name colours in
+every colouring the deck allows (the enumeration script's `_colourings`).
+
+Results (2026-12-01, one process beside other runs): P20 P26 P37 P50 (--height 6): Z3 proves the
+four facts in 0.2-0.7 s; 315,332 towers, 126,048 meet the cards (all four name no colour), none
+stands (52 s). Validation: P26 P37 P50, solvable (pink's file is complete up to 3 cards and
+lists no conflict inside it): the same 315,332 towers, 257 standing (check_witness passed on
+the first: five uprights and a sixth on the hub, 74 s).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections import Counter
+from pathlib import Path
+
+from brix_short_tower_enumeration import (
+    Box,
+    _collide,
+    _colourings,
+    _named,
+    _names_a_colour,
+    _record_towers,
+    _touch,
+)
+from script_proofs import ask, record_script_proof
+
+from tower_print.brix.checker import check_witness
+from tower_print.brix.decks import Deck, shipped_deck
+from tower_print.brix.evaluate import Evaluator
+from tower_print.brix.geometry import PlacedBrick
+from tower_print.brix.solver import UNSOLVABLE
+from tower_print.brix.statics import stands
+
+FACTS = ("there are at most {n1} bricks", "there are at least {n2} bricks",
+         "every brick touches at most {n2h} bricks", "the tower is at most {low} flat bricks tall")
+"""Negations of the facts: exactly n bricks, one touching the n - 1 others, the tower at least
+--height flat bricks tall."""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deck", choices=("green", "pink"), default="pink")
+    parser.add_argument("--cards", nargs="+", default=["P20", "P26", "P37", "P50"])
+    parser.add_argument("--bricks", type=int, default=6, help="n: how many bricks the cards allow")
+    parser.add_argument("--height", type=int, default=6,
+                        help="how many flat bricks tall the cards make the tower at least")
+    parser.add_argument("--timeout", type=float, default=60.0,
+                        help="seconds for each of Z3's questions")
+    parser.add_argument("--record", type=Path,
+                        help="a conflicts file of the deck: write the proof or the tower into it")
+    args = parser.parse_args()
+    deck = shipped_deck(args.deck)
+    cards = list(args.cards)
+    n = args.bricks
+    for fact in FACTS:
+        negation = fact.format(n1=n - 1, n2=n + 1, n2h=n - 2, low=args.height - 1)
+        start = time.monotonic()
+        status = ask(deck, cards, [negation], args.timeout)
+        print(f"'{negation}' with the cards: {status} ({time.monotonic() - start:.1f} s)")
+        if status != UNSOLVABLE:
+            raise SystemExit("a fact the enumeration needs is not proved: no conclusion")
+    conditions = [(c, deck.card(c).condition) for c in cards]
+    start = time.monotonic()
+    counts: Counter[str] = Counter()
+    height = args.height * deck.bricks.thickness
+    standing = [tower for hub in hubs(deck)
+                for tower in towers_around(hub, n, height, deck, conditions, counts)]
+    for name in ("towers", "meet the colour-free cards", "stand", "stand and meet the cards"):
+        print(f"{name:26} {counts[name]:>12}")
+    print(f"{time.monotonic() - start:.0f} s")
+    command = f"python benchmarks/brix_hub_enumeration.py --deck {args.deck} --cards " + (
+        f"{' '.join(cards)} --bricks {n} --height {args.height}")
+    if standing:
+        check_witness(standing[0], deck.bricks, deck.all_used, conditions)
+        print(f"a standing tower meeting the cards (check_witness passed; {len(standing)} "
+              "found):")
+        for brick in standing[0]:
+            print("  ", brick)
+        if args.record:
+            _record_towers(args.record, deck, standing, f"enumeration ({command})")
+        return
+    print(f"no tower meeting {' '.join(cards)} stands: every tower around a hub enumerated")
+    if args.record:
+        record_script_proof(args.record, deck, tuple(cards), command,
+                            "every tower around a hub enumerated, none stands",
+                            "enumeration")
+        print(f"added to {args.record}")
+
+
+def hubs(deck: Deck) -> list[Box]:
+    """The hub at x = y = 0: each extent, each z up to the tallest brick's height."""
+    tallest = max(e[2] for e in deck.bricks.extents())
+    return [(0, 0, z, *extent) for extent in sorted(deck.bricks.extents())
+            for z in range(0, tallest + 1, 2)]
+
+
+def places_touching(hub: Box, deck: Deck) -> list[Box]:
+    """Every box on or above the table that touches the hub, lowest first."""
+    hx, hy, hz, hdx, hdy, hdz = hub
+    found = [(x, y, z, dx, dy, dz) for dx, dy, dz in deck.bricks.extents()
+             for x in range(hx - dx, hx + hdx + 1) for y in range(hy - dy, hy + hdy + 1)
+             for z in range(max(0, hz - dz), hz + hdz + 1)]
+    return sorted((box for box in found if _touch(box, hub)), key=lambda b: (b[2], b))
+
+
+def _rests_on(upper: Box, lower: Box) -> bool:
+    return upper[2] == lower[2] + lower[5] and _touch(upper, lower)
+
+
+def towers_around(hub: Box, n: int, height: int, deck: Deck,
+                  conditions: list[tuple[str, object]], counts: Counter[str]
+                  ) -> list[tuple[PlacedBrick, ...]]:
+    """The standing towers meeting the cards with this hub, at least `height` tall (at most 5
+    kept). Each holds a tall brick (top at `height` or more, the hub or one touching it): the
+    first of them in the order of places is chosen before the rest, which skip the tall ones
+    before it, so each tower comes once."""
+    places = places_touching(hub, deck)
+    plain = [c for _, c in conditions if not _names_a_colour(c)]
+    coloured = [c for _, c in conditions if _names_a_colour(c)]
+    margin = deck.bricks.stability_margin
+    standing: list[tuple[PlacedBrick, ...]] = []
+
+    def finish(boxes: tuple[Box, ...]) -> None:
+        counts["towers"] += 1
+        tower = _named(boxes, deck)
+        if not all(Evaluator(tower, deck.bricks).condition(c) for c in plain):
+            return
+        counts["meet the colour-free cards"] += 1
+        if not stands(tower, margin):
+            return
+        counts["stand"] += 1
+        met = next((t for t in _colourings(boxes, deck)
+                    if all(Evaluator(t, deck.bricks).condition(c) for c in coloured)), None)
+        if met is not None:
+            counts["stand and meet the cards"] += 1
+            if len(standing) < 5:
+                standing.append(met)
+
+    def held(box: Box, chosen: tuple[Box, ...]) -> bool:
+        return box[2] == 0 or any(_rests_on(box, b) for b in chosen)
+
+    def grow(chosen: tuple[Box, ...], start: int, skip: int) -> None:
+        if len(chosen) == n:
+            if all(held(b, chosen) for b in chosen):
+                finish(chosen)
+            return
+        for i in range(start, len(places)):
+            box = places[i]
+            if (i < skip and _top(box) >= height) or any(_collide(box, b) for b in chosen):
+                continue
+            if held(box, chosen):  # the tall brick's support is checked when the tower is done
+                grow((*chosen, box), i + 1, skip)
+
+    if _top(hub) >= height:
+        grow((hub,), 0, 0)
+    else:
+        for first, tall in enumerate(places):
+            if _top(tall) >= height:
+                grow((hub, tall), 0, first)
+    return standing
+
+
+def _top(box: Box) -> int:
+    return box[2] + box[5]
+
+
+if __name__ == "__main__":
+    main()
