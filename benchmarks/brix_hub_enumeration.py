@@ -29,7 +29,11 @@ Results (2026-12-01, one process beside other runs): P20 P26 P37 P50 (--height 6
 four facts in 0.2-0.7 s; 315,332 towers, 126,048 meet the cards (all four name no colour), none
 stands (52 s). Validation: P26 P37 P50, solvable (pink's file is complete up to 3 cards and
 lists no conflict inside it): the same 315,332 towers, 257 standing (check_witness passed on
-the first: five uprights and a sixth on the hub, 74 s).
+the first: five uprights and a sixth on the hub, 74 s). P21 P26 P37 P50 P53: the same towers,
+5,441 meet the colour-free cards, 141 of them stand, none meets P21 in any colouring (55 s).
+--height 5: P26 P31 P44 P50 and P26 P44 P50 P55, 7,940,224 towers each, 527,538 and 477,076
+meet the colour-free cards, 252 stand, none with the gray brick lowest (P44; 28-30 min each,
+two runs side by side beside others).
 """
 
 from __future__ import annotations
