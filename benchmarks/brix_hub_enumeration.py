@@ -23,7 +23,7 @@ places that touch H (geometry's touches: faces meeting over an area), taken in o
 height, each on the table or resting on H or on an earlier one (statics: nothing else holds a
 brick up), pairwise free. A finished tower needs H on the table or resting on one of them;
 then the colour-free cards (the Evaluator), statics.stands, and the cards that name colours in
-every colouring the deck allows (the enumeration script's `_colourings`).
+every colouring the deck allows (`script_proofs.colourings`).
 
 Results (2026-12-01, one process beside other runs): P20 P26 P37 P50 (--height 6): Z3 proves the
 four facts in 0.2-0.7 s; 315,332 towers, 126,048 meet the cards (all four name no colour), none
@@ -43,22 +43,22 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from brix_short_tower_enumeration import (
+from script_proofs import (
     Box,
-    _collide,
-    _colourings,
-    _named,
-    _names_a_colour,
-    _record_towers,
-    _touch,
+    boxes_collide,
+    boxes_touch,
+    colourings,
+    named_tower,
+    names_a_colour,
+    prove_facts,
+    record_script_proof,
+    record_towers,
 )
-from script_proofs import ask, record_script_proof
 
 from tower_print.brix.checker import check_witness
 from tower_print.brix.decks import Deck, shipped_deck
 from tower_print.brix.evaluate import Evaluator
 from tower_print.brix.geometry import PlacedBrick
-from tower_print.brix.solver import UNSOLVABLE
 from tower_print.brix.statics import stands
 
 FACTS = ("there are at most {n1} bricks", "there are at least {n2} bricks",
@@ -82,13 +82,8 @@ def main() -> None:
     deck = shipped_deck(args.deck)
     cards = list(args.cards)
     n = args.bricks
-    for fact in FACTS:
-        negation = fact.format(n1=n - 1, n2=n + 1, n2h=n - 2, low=args.height - 1)
-        start = time.monotonic()
-        status = ask(deck, cards, [negation], args.timeout)
-        print(f"'{negation}' with the cards: {status} ({time.monotonic() - start:.1f} s)")
-        if status != UNSOLVABLE:
-            raise SystemExit("a fact the enumeration needs is not proved: no conclusion")
+    prove_facts(deck, cards, [fact.format(n1=n - 1, n2=n + 1, n2h=n - 2, low=args.height - 1)
+                              for fact in FACTS], args.timeout)
     conditions = [(c, deck.card(c).condition) for c in cards]
     start = time.monotonic()
     counts: Counter[str] = Counter()
@@ -107,7 +102,7 @@ def main() -> None:
         for brick in standing[0]:
             print("  ", brick)
         if args.record:
-            _record_towers(args.record, deck, standing, f"enumeration ({command})")
+            record_towers(args.record, deck, standing, f"enumeration ({command})")
         return
     print(f"no tower meeting {' '.join(cards)} stands: every tower around a hub enumerated")
     if args.record:
@@ -130,11 +125,11 @@ def places_touching(hub: Box, deck: Deck) -> list[Box]:
     found = [(x, y, z, dx, dy, dz) for dx, dy, dz in deck.bricks.extents()
              for x in range(hx - dx, hx + hdx + 1) for y in range(hy - dy, hy + hdy + 1)
              for z in range(max(0, hz - dz), hz + hdz + 1)]
-    return sorted((box for box in found if _touch(box, hub)), key=lambda b: (b[2], b))
+    return sorted((box for box in found if boxes_touch(box, hub)), key=lambda b: (b[2], b))
 
 
 def _rests_on(upper: Box, lower: Box) -> bool:
-    return upper[2] == lower[2] + lower[5] and _touch(upper, lower)
+    return upper[2] == lower[2] + lower[5] and boxes_touch(upper, lower)
 
 
 def towers_around(hub: Box, n: int, height: int, deck: Deck,
@@ -145,21 +140,21 @@ def towers_around(hub: Box, n: int, height: int, deck: Deck,
     first of them in the order of places is chosen before the rest, which skip the tall ones
     before it, so each tower comes once."""
     places = places_touching(hub, deck)
-    plain = [c for _, c in conditions if not _names_a_colour(c)]
-    coloured = [c for _, c in conditions if _names_a_colour(c)]
+    plain = [c for _, c in conditions if not names_a_colour(c)]
+    coloured = [c for _, c in conditions if names_a_colour(c)]
     margin = deck.bricks.stability_margin
     standing: list[tuple[PlacedBrick, ...]] = []
 
     def finish(boxes: tuple[Box, ...]) -> None:
         counts["towers"] += 1
-        tower = _named(boxes, deck)
+        tower = named_tower(boxes, deck)
         if not all(Evaluator(tower, deck.bricks).condition(c) for c in plain):
             return
         counts["meet the colour-free cards"] += 1
         if not stands(tower, margin):
             return
         counts["stand"] += 1
-        met = next((t for t in _colourings(boxes, deck)
+        met = next((t for t in colourings(boxes, deck)
                     if all(Evaluator(t, deck.bricks).condition(c) for c in coloured)), None)
         if met is not None:
             counts["stand and meet the cards"] += 1
@@ -176,7 +171,7 @@ def towers_around(hub: Box, n: int, height: int, deck: Deck,
             return
         for i in range(start, len(places)):
             box = places[i]
-            if (i < skip and _top(box) >= height) or any(_collide(box, b) for b in chosen):
+            if (i < skip and _top(box) >= height) or any(boxes_collide(box, b) for b in chosen):
                 continue
             if held(box, chosen):  # the tall brick's support is checked when the tower is done
                 grow((*chosen, box), i + 1, skip)

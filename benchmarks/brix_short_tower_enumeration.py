@@ -134,30 +134,37 @@ import hashlib
 import json
 import time
 from collections import Counter
-from collections.abc import Iterator
 from contextlib import suppress
-from dataclasses import dataclass, field, fields, is_dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cache, lru_cache
+from functools import lru_cache
 from multiprocessing import Pool
 from pathlib import Path
 
 import numpy as np
-from script_proofs import ask, record_script_proof
+from script_proofs import (
+    Box,
+    ask,
+    boxes_collide,
+    boxes_touch,
+    colourings,
+    footprints_overlap,
+    named_tower,
+    names_a_colour,
+    record_script_proof,
+    record_towers,
+)
 
-from tower_print.brix.audit import card_masks
 from tower_print.brix.checker import check_witness
-from tower_print.brix.conflicts import record_tower
 from tower_print.brix.decks import Deck, shipped_deck
 from tower_print.brix.evaluate import Evaluator
-from tower_print.brix.geometry import PlacedBrick, is_connected, normalized
-from tower_print.brix.language import Colour, Condition, parse
+from tower_print.brix.geometry import PlacedBrick, is_connected
+from tower_print.brix.language import Condition, parse
 from tower_print.brix.marco import members
 from tower_print.brix.solver import CASE_TEXT, UNSOLVABLE
 from tower_print.brix.statics import _centre_supported, contacts, stands
 from tower_print.brix.stored_towers import tower_line, tower_of_line
 
-Box = tuple[int, int, int, int, int, int]
 """(x, y, z, dx, dy, dz): a brick's minimum corner and extent, in lattice units."""
 
 LENGTH, WIDTH = 4, 2  # a brick is LENGTH x WIDTH x WIDTH (checked against the deck in main)
@@ -304,7 +311,7 @@ def main() -> None:
         for brick in tower:
             print("  ", brick)
         if args.record:
-            _record_towers(args.record, deck, standing, f"enumeration ({_command(args)})")
+            record_towers(args.record, deck, standing, f"enumeration ({_command(args)})")
     elif args.first or args.only_expected or args.trace_expected or args.uprights is not None:
         print("no standing tower found (not every case was enumerated)")
     else:
@@ -324,27 +331,6 @@ def _command(args: argparse.Namespace) -> str:
     was made by, while this one changes)."""
     return f"python benchmarks/brix_short_tower_enumeration.py --deck {args.deck} --cards " + (
         " ".join(args.cards))
-
-
-def _record_towers(path: Path, deck: Deck, standing: list[tuple[PlacedBrick, ...]],
-                   why: str) -> None:
-    """The first standing tower, and the towers that settle some of the file's undecided sets:
-    each standing tower found, in every colouring the deck allows, tried on them (the colours
-    the cards asked for are one choice among many: G17 G24 G28 G30's towers, recoloured, met 17
-    of green's undecided sets)."""
-    known = record_tower(path, deck, normalized(standing[0]), why)
-    print(f"added to {path}")
-    sets = [ids for ids, _ in known.undecided]
-    left = dict(zip(card_masks(deck, sets), sets, strict=True))  # undecided still, by mask
-    for tower in standing:
-        boxes = tuple((b.x, b.y, b.z, b.dx, b.dy, b.dz) for b in tower)
-        for coloured in _colourings(boxes, deck):
-            met = deck.cards_met(coloured)
-            settled = [mask for mask in left if mask & ~met == 0]
-            if settled:
-                record_tower(path, deck, normalized(coloured), why + ", recoloured")
-                print(f"added to {path}: a tower meeting "
-                      + "; ".join(" ".join(left.pop(mask)) for mask in settled))
 
 
 ON_UPRIGHT = "some horizontal brick rests on some vertical brick"
@@ -457,7 +443,7 @@ def _covered(path: Path, deck: Deck, conditions: list[Condition]) -> list[Case]:
     run = head["run"]
     if run["deck"] != deck.name or run["uprights"] is not None or run.get("reuse"):
         raise SystemExit(f"{path}: not a full run of deck {deck.name}'s own")
-    lacking = [c for c in run["cards"] if not _names_a_colour(deck.card(c).condition)
+    lacking = [c for c in run["cards"] if not names_a_colour(deck.card(c).condition)
                and deck.card(c).condition not in conditions]
     if lacking:
         raise SystemExit(f"{path}: its run's towers meet {' '.join(lacking)}, which these "
@@ -580,7 +566,7 @@ def ground_placements() -> list[tuple[Box, ...]]:
                     g2: Box = (x, y, 0, dx2, dy2, dz2)
                     gap_x = max(0, x - dx1, -(x + dx2))
                     gap_y = max(0, y - dy1, -(y + dy2))
-                    if gap_x + gap_y <= MAX_GAP_SUM and not _overlap(g1, g2):
+                    if gap_x + gap_y <= MAX_GAP_SUM and not footprints_overlap(g1, g2):
                         placements.append((g1, g2))
     return placements
 
@@ -622,11 +608,11 @@ class Search:
         self.deck = shipped_deck(options.deck)
         self.margin = self.deck.bricks.stability_margin
         conditions = [condition for _, condition in _conditions(options)]
-        # Cards naming no colour are tested on the tower as `_named` colours it, before the
+        # Cards naming no colour are tested on the tower as `named_tower` colours it, before the
         # costly stages; the others on every colouring of a tower that stands.
-        self.plain = [c for c in conditions if not _names_a_colour(c)]
+        self.plain = [c for c in conditions if not names_a_colour(c)]
         self.on_upright = parse(ON_UPRIGHT, self.deck.bricks.color_names) in self.plain
-        self.coloured = [c for c in conditions if _names_a_colour(c)]
+        self.coloured = [c for c in conditions if names_a_colour(c)]
         self.centre_memo: dict[tuple[Box, ...], bool] = {}
         self.cross_check = options.cross_check
         self.first = options.first
@@ -704,7 +690,7 @@ class Search:
         # Rule 9: the candidates resting on an upright (on the table: its top is 4) come first,
         # so the search leaves them early.
         over_upright = {c for c in order if any(
-            b[5] == LENGTH and b[2] == 0 and _overlap(c, b) for b in below)
+            b[5] == LENGTH and b[2] == 0 and footprints_overlap(c, b) for b in below)
         } if self.on_upright else set()
         order.sort(key=lambda c: c not in over_upright)
         items = below + tuple(order)
@@ -756,7 +742,7 @@ class Search:
         here the part {box}) on box and the bricks it rests on, all of them already placed."""
         x, y = box[0], box[1]
         supports = sorted((b[0] - x, b[1] - y, *b[2:]) for b in placed
-                          if b[2] + b[5] == box[2] and _overlap(box, b))
+                          if b[2] + b[5] == box[2] and footprints_overlap(box, b))
         key = (*supports, (0, 0, *box[2:]))
         if key not in self.centre_memo:
             mini = tuple(PlacedBrick(f"b{k}", "", *b) for k, b in enumerate(key))
@@ -774,7 +760,7 @@ class Search:
         stages = self.result.expected if is_expected else []
         stages.append("enumerated")
         if connected is None or self.cross_check:
-            truth = is_connected(_named(boxes, self.deck))
+            truth = is_connected(named_tower(boxes, self.deck))
             assert connected is None or connected == truth, boxes
             connected = truth
         if not connected:
@@ -785,12 +771,12 @@ class Search:
         # tower and costs less than the Evaluator.
         balanced = balance.holds(held)
         if self.cross_check and not balanced:
-            assert not stands(_named(boxes, self.deck), self.margin), boxes
+            assert not stands(named_tower(boxes, self.deck), self.margin), boxes
         if not balanced:
             return
         counts["centres over supports"] += 1
         stages.append("centres over supports")
-        tower = _named(boxes, self.deck)  # the colouring the colour-free cards are tested on
+        tower = named_tower(boxes, self.deck)  # the colouring the colour-free cards are tested on
         judge = Evaluator(tower, self.deck.bricks)
         if not all(judge.condition(c) for c in self.plain):
             return
@@ -800,7 +786,7 @@ class Search:
             return
         counts["stand"] += 1
         stages.append("stands")
-        coloured = next((t for t in _colourings(boxes, self.deck)
+        coloured = next((t for t in colourings(boxes, self.deck)
                          if all(Evaluator(t, self.deck.bricks).condition(c)
                                 for c in self.coloured)), None)
         if coloured is None:
@@ -811,74 +797,6 @@ class Search:
             self.result.standing.append(coloured)
         if self.first:
             raise _Stop
-
-
-def _names_a_colour(node: object) -> bool:
-    """Does the condition tree hold a colour predicate anywhere?"""
-    if isinstance(node, Colour):
-        return True
-    if isinstance(node, tuple | list):
-        return any(_names_a_colour(item) for item in node)
-    if is_dataclass(node):
-        return any(_names_a_colour(getattr(node, f.name)) for f in fields(node))
-    return False
-
-
-@cache
-def _colour_orders(deck_name: str, count: int) -> tuple[tuple[int, ...], ...]:
-    """Every way to hand `count` of the deck's bricks, as its rule allows, to places that
-    differ in colours: bricks of one colour are alike, so each colour sequence comes once
-    (8! / 2!^4 = 2520 for green). The first is the bricks in the deck's order."""
-    deck = shipped_deck(deck_name)
-    by_colour: dict[str, list[int]] = {}
-    for i, brick in enumerate(deck.bricks.bricks):
-        by_colour.setdefault(brick.color, []).append(i)
-    orders: list[tuple[int, ...]] = []
-    order: list[int] = []
-    used: Counter[str] = Counter()
-
-    def grow() -> None:
-        if len(order) == count:
-            if deck.all_used or len(+used) == len(by_colour):
-                orders.append(tuple(order))
-            return
-        for colour, indices in by_colour.items():
-            if used[colour] < len(indices):
-                order.append(indices[used[colour]])
-                used[colour] += 1
-                grow()
-                used[colour] -= 1
-                order.pop()
-
-    grow()
-    return tuple(orders)
-
-
-def _colourings(boxes: tuple[Box, ...], deck: Deck) -> Iterator[tuple[PlacedBrick, ...]]:
-    """The tower with every colouring (lazily: the first that meets the cards ends it)."""
-    for order in _colour_orders(deck.name, len(boxes)):
-        yield tuple(PlacedBrick(deck.bricks.bricks[i].name, deck.bricks.bricks[i].color, *box)
-                    for i, box in zip(order, boxes, strict=True))
-
-
-def _overlap(a: Box, b: Box) -> bool:
-    """Footprints share area."""
-    return a[0] < b[0] + b[3] and b[0] < a[0] + a[3] and a[1] < b[1] + b[4] and b[1] < a[1] + a[4]
-
-
-def _collide(a: Box, b: Box) -> bool:
-    return _overlap(a, b) and a[2] < b[2] + b[5] and b[2] < a[2] + a[5]
-
-
-def _overlaps(a: Box, b: Box) -> list[int]:
-    """Per axis, how far the two boxes' extents overlap (negative: the gap between them)."""
-    return [min(a[k] + a[k + 3], b[k] + b[k + 3]) - max(a[k], b[k]) for k in range(3)]
-
-
-def _touch(a: Box, b: Box) -> bool:
-    """geometry.touches on boxes: faces meet over an area, no volume shared."""
-    gaps = _overlaps(a, b)
-    return min(gaps) >= 0 and gaps.count(0) == 1
 
 
 def _resting(bases: list[Box] | tuple[Box, ...], z: int,
@@ -894,7 +812,8 @@ def _resting(bases: list[Box] | tuple[Box, ...], z: int,
             for x in range(base[0] - dx + 1, base[0] + base[3]):
                 for y in range(base[1] - dy + 1, base[1] + base[4]):
                     box = (x, y, z, dx, dy, dz)
-                    if box[2] + box[5] <= HEIGHT and not any(_collide(box, o) for o in obstacles):
+                    if box[2] + box[5] <= HEIGHT and not any(boxes_collide(box, o)
+                                                             for o in obstacles):
                         found.add(box)
     return sorted(found)
 
@@ -966,7 +885,7 @@ class Balance:
                 rects.append((0, (a[0], a[0] + a[3], a[1], a[1] + a[4])))
             for j in by_top.get(a[2], ()):  # never i: no brick's top is its own bottom
                 b = items[j]
-                if _overlap(a, b):
+                if footprints_overlap(a, b):
                     rects.append((1 << j, (max(a[0], b[0]), min(a[0] + a[3], b[0] + b[3]),
                                            max(a[1], b[1]), min(a[1] + a[4], b[1] + b[4]))))
                     self.on_top[j] |= 1 << i
@@ -1078,7 +997,7 @@ def _components_can_join(below: tuple[Box, ...], left: int) -> bool:
 
     for i in range(len(below)):
         for j in range(i):
-            if _touch(below[i], below[j]):
+            if boxes_touch(below[i], below[j]):
                 parent[find(i)] = find(j)
     groups: dict[int, list[Box]] = {}
     for i in range(len(below)):
@@ -1091,12 +1010,6 @@ def _components_can_join(below: tuple[Box, ...], left: int) -> bool:
     if any(not g for g in groups.values()):
         return False
     return _projections_can_join(list(groups.values()), left)
-
-
-def _named(boxes: tuple[Box, ...], deck: Deck) -> tuple[PlacedBrick, ...]:
-    """The boxes as the deck's bricks in their order (yellow-1, yellow-2, purple-1, ...), the
-    first colouring: the one the colour-free cards are tested on."""
-    return next(_colourings(boxes, deck))
 
 
 def _expected(path: Path) -> tuple[tuple[Box, ...], frozenset[Box]]:

@@ -1,18 +1,28 @@
-"""What the scripts that prove card sets without Z3's full model share: Z3's status for the
-cards with extra conditions (the facts a proof builds on), and writing a proof into a deck's
-conflicts file with the date and commit it ran at, so that the file says how to repeat it."""
+"""What the scripts that settle card sets without Z3's full model share: Z3's status for the
+cards with extra conditions (the facts a proof builds on); boxes (x, y, z, dx, dy, dz) and their
+contacts; the colourings of a tower's boxes; and writing a proof or the towers found into a
+deck's conflicts file (the proof with the date and commit it ran at, so that the file says how
+to repeat it)."""
 
 from __future__ import annotations
 
 import datetime
 import subprocess
 import time
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import fields, is_dataclass
+from functools import cache
 from pathlib import Path
 
-from tower_print.brix.conflicts import read_conflict_file, record_proof
-from tower_print.brix.decks import Deck
-from tower_print.brix.language import parse
-from tower_print.brix.solver import Labeled, TowerSolver
+from tower_print.brix.audit import card_masks
+from tower_print.brix.conflicts import read_conflict_file, record_proof, record_tower
+from tower_print.brix.decks import Deck, shipped_deck
+from tower_print.brix.geometry import PlacedBrick, normalized
+from tower_print.brix.language import Colour, parse
+from tower_print.brix.solver import UNSOLVABLE, Labeled, TowerSolver
+
+Box = tuple[int, int, int, int, int, int]
 
 
 def ask(deck: Deck, cards: list[str], texts: list[str], timeout: float) -> str:
@@ -22,6 +32,17 @@ def ask(deck: Deck, cards: list[str], texts: list[str], timeout: float) -> str:
              *(Labeled(text, text, parse(text, deck.bricks.color_names)) for text in texts)]
     solver = TowerSolver(deck.bricks, deck.all_used)
     return solver.check(items, time.monotonic() + timeout, any_tower=True)[0]
+
+
+def prove_facts(deck: Deck, cards: list[str], negations: list[str], timeout: float) -> None:
+    """Z3 must find each negation impossible with the cards (no standing tower meets both):
+    the facts a proof builds on. Prints each answer; exits when one is not proved."""
+    for negation in negations:
+        start = time.monotonic()
+        status = ask(deck, cards, [negation], timeout)
+        print(f"'{negation}' with the cards: {status} ({time.monotonic() - start:.1f} s)")
+        if status != UNSOLVABLE:
+            raise SystemExit("a fact the proof needs is not proved: no conclusion")
 
 
 def record_script_proof(path: Path, deck: Deck, cards: tuple[str, ...], command: str,
@@ -41,3 +62,105 @@ def record_script_proof(path: Path, deck: Deck, cards: tuple[str, ...], command:
                  f"{' with changes' if changed else ''}: {finding})",
                  f"{method}, not by Z3" + (f" (undecided in audits at {tried[0]})"
                                            if tried else ""))
+
+
+def record_towers(path: Path, deck: Deck, standing: list[tuple[PlacedBrick, ...]],
+                   why: str) -> None:
+    """The first standing tower, and the towers that settle some of the file's undecided sets:
+    each standing tower found, in every colouring the deck allows, tried on them (the colours
+    the cards asked for are one choice among many: G17 G24 G28 G30's towers, recoloured, met 17
+    of green's undecided sets)."""
+    known = record_tower(path, deck, normalized(standing[0]), why)
+    print(f"added to {path}")
+    sets = [ids for ids, _ in known.undecided]
+    left = dict(zip(card_masks(deck, sets), sets, strict=True))  # undecided still, by mask
+    for tower in standing:
+        boxes = tuple((b.x, b.y, b.z, b.dx, b.dy, b.dz) for b in tower)
+        for coloured in colourings(boxes, deck):
+            met = deck.cards_met(coloured)
+            settled = [mask for mask in left if mask & ~met == 0]
+            if settled:
+                record_tower(path, deck, normalized(coloured), why + ", recoloured")
+                print(f"added to {path}: a tower meeting "
+                      + "; ".join(" ".join(left.pop(mask)) for mask in settled))
+
+
+@cache
+def colour_orders(deck_name: str, count: int) -> tuple[tuple[int, ...], ...]:
+    """Every way to hand `count` of the deck's bricks, as its rule allows, to places that
+    differ in colours: bricks of one colour are alike, so each colour sequence comes once
+    (8! / 2!^4 = 2520 for green). The first is the bricks in the deck's order."""
+    deck = shipped_deck(deck_name)
+    by_colour: dict[str, list[int]] = {}
+    for i, brick in enumerate(deck.bricks.bricks):
+        by_colour.setdefault(brick.color, []).append(i)
+    orders: list[tuple[int, ...]] = []
+    order: list[int] = []
+    used: Counter[str] = Counter()
+
+    def grow() -> None:
+        if len(order) == count:
+            if deck.all_used or len(+used) == len(by_colour):
+                orders.append(tuple(order))
+            return
+        for colour, indices in by_colour.items():
+            if used[colour] < len(indices):
+                order.append(indices[used[colour]])
+                used[colour] += 1
+                grow()
+                used[colour] -= 1
+                order.pop()
+
+    grow()
+    return tuple(orders)
+
+
+
+def colourings(boxes: tuple[Box, ...], deck: Deck) -> Iterator[tuple[PlacedBrick, ...]]:
+    """The tower with every colouring (lazily: the first that meets the cards ends it)."""
+    for order in colour_orders(deck.name, len(boxes)):
+        yield tuple(PlacedBrick(deck.bricks.bricks[i].name, deck.bricks.bricks[i].color, *box)
+                    for i, box in zip(order, boxes, strict=True))
+
+
+
+def footprints_overlap(a: Box, b: Box) -> bool:
+    """Footprints share area."""
+    return a[0] < b[0] + b[3] and b[0] < a[0] + a[3] and a[1] < b[1] + b[4] and b[1] < a[1] + a[4]
+
+
+
+def boxes_collide(a: Box, b: Box) -> bool:
+    return footprints_overlap(a, b) and a[2] < b[2] + b[5] and b[2] < a[2] + a[5]
+
+
+
+def axis_overlaps(a: Box, b: Box) -> list[int]:
+    """Per axis, how far the two boxes' extents overlap (negative: the gap between them)."""
+    return [min(a[k] + a[k + 3], b[k] + b[k + 3]) - max(a[k], b[k]) for k in range(3)]
+
+
+
+def boxes_touch(a: Box, b: Box) -> bool:
+    """geometry.touches on boxes: faces meet over an area, no volume shared."""
+    gaps = axis_overlaps(a, b)
+    return min(gaps) >= 0 and gaps.count(0) == 1
+
+
+
+def names_a_colour(node: object) -> bool:
+    """Does the condition tree hold a colour predicate anywhere?"""
+    if isinstance(node, Colour):
+        return True
+    if isinstance(node, tuple | list):
+        return any(names_a_colour(item) for item in node)
+    if is_dataclass(node):
+        return any(names_a_colour(getattr(node, f.name)) for f in fields(node))
+    return False
+
+
+
+def named_tower(boxes: tuple[Box, ...], deck: Deck) -> tuple[PlacedBrick, ...]:
+    """The boxes as the deck's bricks in their order (yellow-1, yellow-2, purple-1, ...), the
+    first colouring: the one the colour-free cards are tested on."""
+    return next(colourings(boxes, deck))
