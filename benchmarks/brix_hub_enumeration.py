@@ -33,7 +33,8 @@ the first: five uprights and a sixth on the hub, 74 s). P21 P26 P37 P50 P53: the
 5,441 meet the colour-free cards, 141 of them stand, none meets P21 in any colouring (55 s).
 --height 5: P26 P31 P44 P50 and P26 P44 P50 P55, 7,940,224 towers each, 527,538 and 477,076
 meet the colour-free cards, 252 stand, none with the gray brick lowest (P44; 28-30 min each,
-two runs side by side beside others).
+two runs side by side beside others). P07 P26 P31 P46 P50 and P07 P26 P46 P50 P55: the same
+towers and counts to the 252 standing, none with the gray brick off the table (P07; 18-20 min).
 """
 
 from __future__ import annotations
