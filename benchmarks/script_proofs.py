@@ -52,8 +52,8 @@ def record_script_proof(path: Path, deck: Deck, cards: tuple[str, ...], command:
     here = Path(__file__).parent
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=here,
                             capture_output=True, text=True).stdout.strip() or "unknown"
-    changed = subprocess.run(["git", "status", "--porcelain", "--", ".", "../tower_print"],
-                             cwd=here, capture_output=True, text=True).stdout.strip()
+    changed = subprocess.run(["git", "status", "--porcelain", "--", "*.py", "../tower_print"],
+                             cwd=here, capture_output=True, text=True).stdout.strip()  # code
     known = read_conflict_file(path, deck)
     tried = [f"{limit:g} s" for ids, limit in (known.undecided if known else ())
              if frozenset(ids) == frozenset(cards)]
