@@ -35,6 +35,7 @@ the first: five uprights and a sixth on the hub, 74 s). P21 P26 P37 P50 P53: the
 meet the colour-free cards, 252 stand, none with the gray brick lowest (P44; 28-30 min each,
 two runs side by side beside others). P07 P26 P31 P46 P50 and P07 P26 P46 P50 P55: the same
 towers and counts to the 252 standing, none with the gray brick off the table (P07; 18-20 min).
+P04 P21 P26 P37 P53 (P04: at most 6 bricks, P37: height 12): as P21 P26 P37 P50 P53 (54 s).
 """
 
 from __future__ import annotations
