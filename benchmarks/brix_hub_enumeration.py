@@ -40,10 +40,8 @@ P04 P21 P26 P37 P53 (P04: at most 6 bricks, P37: height 12): as P21 P26 P37 P50 
 
 from __future__ import annotations
 
-import argparse
 import time
 from collections import Counter
-from pathlib import Path
 
 from script_proofs import (
     Box,
@@ -52,6 +50,7 @@ from script_proofs import (
     colourings,
     named_tower,
     names_a_colour,
+    proof_parser,
     prove_facts,
     record_script_proof,
     record_towers,
@@ -70,16 +69,11 @@ FACTS = ("there are at most {n1} bricks", "there are at least {n2} bricks",
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deck", choices=("green", "pink"), default="pink")
-    parser.add_argument("--cards", nargs="+", default=["P20", "P26", "P37", "P50"])
+    parser = proof_parser(__doc__.splitlines()[0], ["P20", "P26", "P37", "P50"],
+                          "the proof or the tower")
     parser.add_argument("--bricks", type=int, default=6, help="n: how many bricks the cards allow")
     parser.add_argument("--height", type=int, default=6,
                         help="how many flat bricks tall the cards make the tower at least")
-    parser.add_argument("--timeout", type=float, default=60.0,
-                        help="seconds for each of Z3's questions")
-    parser.add_argument("--record", type=Path,
-                        help="a conflicts file of the deck: write the proof or the tower into it")
     args = parser.parse_args()
     deck = shipped_deck(args.deck)
     cards = list(args.cards)

@@ -37,11 +37,9 @@ tower stands. A brick on one lattice cell of the top needs 5/2, one on two cells
 
 from __future__ import annotations
 
-import argparse
 from fractions import Fraction
-from pathlib import Path
 
-from script_proofs import prove_facts, record_script_proof
+from script_proofs import proof_parser, prove_facts, record_script_proof
 
 from tower_print.brix.decks import Deck, shipped_deck
 from tower_print.brix.geometry import PlacedBrick
@@ -54,17 +52,11 @@ FACTS = ("no {c} brick is vertical", "no {c} brick touches the ground",
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deck", choices=("green", "pink"), default="pink")
-    parser.add_argument("--cards", nargs="+", default=["P08", "P13", "P19", "P44"])
+    parser = proof_parser(__doc__.splitlines()[0], ["P08", "P13", "P19", "P44"], "the proof")
     parser.add_argument("--pedestal", default="gray",
                         help="the colour of the pedestal (the deck must have one such brick)")
     parser.add_argument("--at-least", type=int, default=3,
                         help="K: how many bricks rest on the pedestal at least")
-    parser.add_argument("--timeout", type=float, default=60.0,
-                        help="seconds for each of Z3's questions")
-    parser.add_argument("--record", type=Path,
-                        help="a conflicts file of the deck: write the proof into it")
     args = parser.parse_args()
     deck = shipped_deck(args.deck)
     if len(deck.bricks.by_color(args.pedestal)) != 1:

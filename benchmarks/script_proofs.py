@@ -6,6 +6,7 @@ to repeat it)."""
 
 from __future__ import annotations
 
+import argparse
 import datetime
 import subprocess
 import time
@@ -32,6 +33,19 @@ def ask(deck: Deck, cards: list[str], texts: list[str], timeout: float) -> str:
              *(Labeled(text, text, parse(text, deck.bricks.color_names)) for text in texts)]
     solver = TowerSolver(deck.bricks, deck.all_used)
     return solver.check(items, time.monotonic() + timeout, any_tower=True)[0]
+
+
+def proof_parser(description: str, cards: list[str], record: str) -> argparse.ArgumentParser:
+    """The options every proving script takes: the deck, the cards, Z3's time per question, and
+    the conflicts file to write into (`record`: what is written)."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--deck", choices=("green", "pink"), default="pink")
+    parser.add_argument("--cards", nargs="+", default=cards)
+    parser.add_argument("--timeout", type=float, default=60.0,
+                        help="seconds for each of Z3's questions")
+    parser.add_argument("--record", type=Path,
+                        help=f"a conflicts file of the deck: write {record} into it")
+    return parser
 
 
 def prove_facts(deck: Deck, cards: list[str], negations: list[str], timeout: float) -> None:
