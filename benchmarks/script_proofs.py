@@ -79,7 +79,7 @@ def record_script_proof(path: Path, deck: Deck, cards: tuple[str, ...], command:
 
 
 def record_towers(path: Path, deck: Deck, standing: list[tuple[PlacedBrick, ...]],
-                   why: str) -> None:
+                  why: str) -> None:
     """The first standing tower, and the towers that settle some of the file's undecided sets:
     each standing tower found, in every colouring the deck allows, tried on them (the colours
     the cards asked for are one choice among many: G17 G24 G28 G30's towers, recoloured, met 17
@@ -129,7 +129,6 @@ def colour_orders(deck_name: str, count: int) -> tuple[tuple[int, ...], ...]:
     return tuple(orders)
 
 
-
 def colourings(boxes: tuple[Box, ...], deck: Deck) -> Iterator[tuple[PlacedBrick, ...]]:
     """The tower with every colouring (lazily: the first that meets the cards ends it)."""
     for order in colour_orders(deck.name, len(boxes)):
@@ -137,16 +136,13 @@ def colourings(boxes: tuple[Box, ...], deck: Deck) -> Iterator[tuple[PlacedBrick
                     for i, box in zip(order, boxes, strict=True))
 
 
-
 def footprints_overlap(a: Box, b: Box) -> bool:
     """Footprints share area."""
     return a[0] < b[0] + b[3] and b[0] < a[0] + a[3] and a[1] < b[1] + b[4] and b[1] < a[1] + a[4]
 
 
-
 def boxes_collide(a: Box, b: Box) -> bool:
     return footprints_overlap(a, b) and a[2] < b[2] + b[5] and b[2] < a[2] + a[5]
-
 
 
 def axis_overlaps(a: Box, b: Box) -> list[int]:
@@ -154,12 +150,10 @@ def axis_overlaps(a: Box, b: Box) -> list[int]:
     return [min(a[k] + a[k + 3], b[k] + b[k + 3]) - max(a[k], b[k]) for k in range(3)]
 
 
-
 def boxes_touch(a: Box, b: Box) -> bool:
     """geometry.touches on boxes: faces meet over an area, no volume shared."""
     gaps = axis_overlaps(a, b)
     return min(gaps) >= 0 and gaps.count(0) == 1
-
 
 
 def names_a_colour(node: object) -> bool:
@@ -171,7 +165,6 @@ def names_a_colour(node: object) -> bool:
     if is_dataclass(node):
         return any(names_a_colour(getattr(node, f.name)) for f in fields(node))
     return False
-
 
 
 def named_tower(boxes: tuple[Box, ...], deck: Deck) -> tuple[PlacedBrick, ...]:
