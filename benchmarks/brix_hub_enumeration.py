@@ -45,6 +45,7 @@ from collections import Counter
 
 from script_proofs import (
     Box,
+    box_rests_on,
     boxes_collide,
     boxes_touch,
     colourings,
@@ -124,10 +125,6 @@ def places_touching(hub: Box, deck: Deck) -> list[Box]:
     return sorted((box for box in found if boxes_touch(box, hub)), key=lambda b: (b[2], b))
 
 
-def _rests_on(upper: Box, lower: Box) -> bool:
-    return upper[2] == lower[2] + lower[5] and boxes_touch(upper, lower)
-
-
 def towers_around(hub: Box, n: int, height: int, deck: Deck,
                   conditions: list[tuple[str, object]], counts: Counter[str]
                   ) -> list[tuple[PlacedBrick, ...]]:
@@ -158,7 +155,7 @@ def towers_around(hub: Box, n: int, height: int, deck: Deck,
                 standing.append(met)
 
     def held(box: Box, chosen: tuple[Box, ...]) -> bool:
-        return box[2] == 0 or any(_rests_on(box, b) for b in chosen)
+        return box[2] == 0 or any(box_rests_on(box, b) for b in chosen)
 
     def grow(chosen: tuple[Box, ...], start: int, skip: int) -> None:
         if len(chosen) == n:

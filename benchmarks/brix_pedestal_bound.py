@@ -42,7 +42,7 @@ from fractions import Fraction
 from script_proofs import proof_parser, prove_facts, record_script_proof
 
 from tower_print.brix.decks import Deck, shipped_deck
-from tower_print.brix.geometry import PlacedBrick
+from tower_print.brix.geometry import PlacedBrick, collide
 from tower_print.brix.statics import contacts, stands
 
 FACTS = ("no {c} brick is vertical", "no {c} brick touches the ground",
@@ -133,15 +133,11 @@ def resting_sets(places: list[PlacedBrick], at_least: int) -> list[tuple[int, ..
     """Every set of at least `at_least` places whose bricks do not overlap (all lie at one z)."""
     found: list[tuple[int, ...]] = []
 
-    def free(a: PlacedBrick, b: PlacedBrick) -> bool:
-        return (a.x + a.dx <= b.x or b.x + b.dx <= a.x
-                or a.y + a.dy <= b.y or b.y + b.dy <= a.y)
-
     def grow(chosen: tuple[int, ...]) -> None:
         if len(chosen) >= at_least:
             found.append(chosen)
         for i in range((chosen[-1] + 1) if chosen else 0, len(places)):
-            if all(free(places[i], places[j]) for j in chosen):
+            if not any(collide(places[i], places[j]) for j in chosen):
                 grow((*chosen, i))
 
     grow(())

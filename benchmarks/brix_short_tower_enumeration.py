@@ -165,8 +165,6 @@ from tower_print.brix.solver import CASE_TEXT, UNSOLVABLE
 from tower_print.brix.statics import _centre_supported, contacts, stands
 from tower_print.brix.stored_towers import tower_line, tower_of_line
 
-"""(x, y, z, dx, dy, dz): a brick's minimum corner and extent, in lattice units."""
-
 LENGTH, WIDTH = 4, 2  # a brick is LENGTH x WIDTH x WIDTH (checked against the deck in main)
 HEIGHT = 3 * WIDTH  # G24: the tower is exactly 3 flat bricks tall
 ALONG_X: tuple[int, int, int] = (LENGTH, WIDTH, WIDTH)

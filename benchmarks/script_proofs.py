@@ -24,6 +24,7 @@ from tower_print.brix.language import Colour, parse
 from tower_print.brix.solver import UNSOLVABLE, Labeled, TowerSolver
 
 Box = tuple[int, int, int, int, int, int]
+"""(x, y, z, dx, dy, dz): a brick's minimum corner and extent, in lattice units."""
 
 
 def ask(deck: Deck, cards: list[str], texts: list[str], timeout: float) -> str:
@@ -139,6 +140,11 @@ def colourings(boxes: tuple[Box, ...], deck: Deck) -> Iterator[tuple[PlacedBrick
 def footprints_overlap(a: Box, b: Box) -> bool:
     """Footprints share area."""
     return a[0] < b[0] + b[3] and b[0] < a[0] + a[3] and a[1] < b[1] + b[4] and b[1] < a[1] + a[4]
+
+
+def box_rests_on(upper: Box, lower: Box) -> bool:
+    """geometry.rests_on on boxes: the upper box's bottom on the lower's top, sharing area."""
+    return upper[2] == lower[2] + lower[5] and footprints_overlap(upper, lower)
 
 
 def boxes_collide(a: Box, b: Box) -> bool:
