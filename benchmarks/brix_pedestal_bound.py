@@ -39,11 +39,12 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from script_proofs import proof_parser, prove_facts, record_script_proof
+import script_proofs
+from script_proofs import Box, proof_parser, prove_facts, record_script_proof
 
 from tower_print.brix.decks import Deck, shipped_deck
 from tower_print.brix.geometry import PlacedBrick, collide
-from tower_print.brix.statics import contacts, stands
+from tower_print.brix.statics import stands
 
 FACTS = ("no {c} brick is vertical", "no {c} brick touches the ground",
          "at least 2 bricks touch the ground", "there are at least 2 vertical bricks",
@@ -108,25 +109,14 @@ def resting_places(deck: Deck, colour: str) -> list[PlacedBrick]:
 
 def least_load(deck: Deck, colour: str, brick: PlacedBrick) -> Fraction:
     """The least weight from above (in brick weights) that lets `brick` stand on the pedestal
-    alone: the larger of the two axes' needs."""
+    alone (script_proofs.least_load)."""
     margin = Fraction(deck.bricks.stability_margin).limit_denominator(100)
-    (_, _, support), = [c for c in contacts((pedestal(deck, colour), brick), float(margin))
-                        if c[1] is not None]
-    x0, x1, y0, y1 = map(Fraction, support)
-    return max(_axis_load(brick.x, brick.dx, x0, x1, margin),
-               _axis_load(brick.y, brick.dy, y0, y1, margin))
+    base = pedestal(deck, colour)
+    return script_proofs.least_load(box_of(brick), [box_of(base)], margin)
 
 
-def _axis_load(lo: int, extent: int, s0: Fraction, s1: Fraction, margin: Fraction) -> Fraction:
-    """Along one axis: the brick [lo, lo + extent] must bring the resultant of its weight (at
-    its centre) and a load t inside its top shrunk by `margin` into [s0, s1]."""
-    centre, r0, r1 = lo + Fraction(extent, 2), lo + margin, lo + extent - margin
-    assert r0 < s1 and s0 < r1, "the contact lies inside the brick's shrunk top"
-    if s0 <= centre <= s1:
-        return Fraction(0)
-    if centre < s0:
-        return (s0 - centre) / (r1 - s0)
-    return (centre - s1) / (s1 - r0)
+def box_of(brick: PlacedBrick) -> Box:
+    return (brick.x, brick.y, brick.z, brick.dx, brick.dy, brick.dz)
 
 
 def resting_sets(places: list[PlacedBrick], at_least: int) -> list[tuple[int, ...]]:

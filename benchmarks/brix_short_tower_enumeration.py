@@ -83,6 +83,14 @@ necessary condition:
    of bricks at z = 4 without one is cut as soon as none is left to take. (Checked on six
    placements of G17 G24 G28 G30: the same connected towers meeting it, and the same counts
    from the centre tests on, as without the rule; half the towers enumerated.)
+10. Weight: a lying brick at z = 2 rests on lying ground bricks only, and when its centre is
+   not over them it stands only with a load from above (`script_proofs.least_load`: the
+   least, placed at its best inside the brick's shrunk top). Those loads come from the bricks
+   at z = 4 alone (they carry nothing, so they press with their own weights in all), so the
+   needs of the bricks at z = 2 may add up to at most the number of bricks left for z = 4;
+   checked while the bricks at z = 2 are chosen (a need only grows with them). With
+   --cross-check the sets this cuts are enumerated all the same, and no tower of them may
+   stand.
 The second ground brick lies within a proved distance of the first (`ground_placements`).
 
 Results (2-core machine, 2 workers; the counts are printed at the end of each run):
@@ -145,10 +153,12 @@ import numpy as np
 from script_proofs import (
     Box,
     ask,
+    box_rests_on,
     boxes_collide,
     boxes_touch,
     colourings,
     footprints_overlap,
+    least_load,
     named_tower,
     names_a_colour,
     record_script_proof,
@@ -294,6 +304,7 @@ def main() -> None:
                 break
     elapsed = time.monotonic() - start
     for name in ("cases", "level-2 sets", "pruned: cannot connect",
+                 "pruned: too little weight above", "cut by rule 10, checked not to stand",
                  "towers", "connected", "centres over supports", "meet the colour-free cards",
                  "stand", "stand and meet the cards"):
         print(f"{name:26} {total[name]:>12}")
@@ -605,6 +616,7 @@ class Search:
         self.result = Result()
         self.deck = shipped_deck(options.deck)
         self.margin = self.deck.bricks.stability_margin
+        self.margin_fraction = Fraction(self.margin).limit_denominator(1000)
         conditions = [condition for _, condition in _conditions(options)]
         # Cards naming no colour are tested on the tower as `named_tower` colours it, before the
         # costly stages; the others on every colouring of a tower that stands.
@@ -612,6 +624,8 @@ class Search:
         self.on_upright = parse(ON_UPRIGHT, self.deck.bricks.color_names) in self.plain
         self.coloured = [c for c in conditions if names_a_colour(c)]
         self.centre_memo: dict[tuple[Box, ...], bool] = {}
+        self.load_memo: dict[tuple[Box, ...], Fraction] = {}
+        self.doomed = False  # --cross-check: rule 10 would have cut this tower
         self.cross_check = options.cross_check
         self.first = options.first
         # Tracing: candidates outside the expected tower are left out. Rules 1-6 and 8 look
@@ -644,7 +658,10 @@ class Search:
         if self.highest < want or full < len(chosen) + want:
             return
 
-        def grow(start: int, taken: int, count_ups: int) -> None:
+        above = self.bricks - full  # the bricks at z = 4, whose weight rule 10 shares out
+        needs = [self._need(c) for c in order]
+
+        def grow(start: int, taken: int, count_ups: int, need: Fraction) -> None:
             left = self.bricks - len(chosen)
             if not _projections_can_join([[b] for b in chosen], left):
                 self.result.counts["pruned: cannot connect"] += 1
@@ -660,11 +677,30 @@ class Search:
                     continue
                 if taken >> i & 1:
                     continue
+                doomed = self.doomed
+                if need + needs[i] > above:
+                    self.result.counts["pruned: too little weight above"] += 1
+                    if not self.cross_check:
+                        continue
+                    self.doomed = True
                 chosen.append(order[i])
-                grow(i + 1, taken | clash[i], count_ups + (i < n_ups))
+                grow(i + 1, taken | clash[i], count_ups + (i < n_ups), need + needs[i])
                 chosen.pop()
+                self.doomed = doomed
 
-        grow(0, 0, 0)
+        grow(0, 0, 0, Fraction(0))
+
+    def _need(self, box: Box) -> Fraction:
+        """Rule 10: the least load a brick at z = 2 needs from above (none for an upright, on
+        which nothing rests, rule 2); its supports are the ground bricks."""
+        if box[5] != WIDTH:
+            return Fraction(0)
+        x, y = box[0], box[1]
+        key = (*sorted((g[0] - x, g[1] - y, *g[2:]) for g in self.grounds
+                       if box_rests_on(box, g)), (0, 0, *box[2:]))
+        if key not in self.load_memo:
+            self.load_memo[key] = least_load(key[-1], key[:-1], self.margin_fraction)
+        return self.load_memo[key]
 
     def _level4(self, below: tuple[Box, ...]) -> None:
         """Complete `below` (every brick with z <= 2) with lying bricks at z = 4."""
@@ -771,6 +807,10 @@ class Search:
         if self.cross_check and not balanced:
             assert not stands(named_tower(boxes, self.deck), self.margin), boxes
         if not balanced:
+            return
+        if self.doomed:
+            assert not stands(named_tower(boxes, self.deck), self.margin), ("rule 10", boxes)
+            counts["cut by rule 10, checked not to stand"] += 1
             return
         counts["centres over supports"] += 1
         stages.append("centres over supports")

@@ -13,6 +13,7 @@ import time
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import fields, is_dataclass
+from fractions import Fraction
 from functools import cache
 from pathlib import Path
 
@@ -160,6 +161,38 @@ def boxes_touch(a: Box, b: Box) -> bool:
     """geometry.touches on boxes: faces meet over an area, no volume shared."""
     gaps = axis_overlaps(a, b)
     return min(gaps) >= 0 and gaps.count(0) == 1
+
+
+def least_load(box: Box, supports: list[Box] | tuple[Box, ...], margin: Fraction) -> Fraction:
+    """The least weight from above, in brick weights, that lets `box` (one brick's weight) stand
+    on `supports` (the boxes it rests on), the larger of the two axes' needs.
+
+    Statics (tower_print/brix/statics.py) holds a brick up by forces at the corners of its
+    contacts below, each shrunk by the margin times its extent, so the resultant of its weight
+    and its loads must lie in their hull, and on each axis between the lowest and highest
+    corner. A load comes through a contact with a brick above, shrunk the same way and at
+    least one lattice unit wide: inside the box's top shrunk by the margin on every side."""
+    rects = [[(Fraction(max(box[k], s[k])), Fraction(min(box[k] + box[k + 3], s[k] + s[k + 3])))
+              for k in (0, 1)] for s in supports if box_rests_on(box, s)]
+    assert rects, "the box rests on some support"
+    need = Fraction(0)
+    for k in (0, 1):
+        s0 = min(lo + margin * (hi - lo) for (lo, hi) in (r[k] for r in rects))
+        s1 = max(hi - margin * (hi - lo) for (lo, hi) in (r[k] for r in rects))
+        need = max(need, _axis_load(box[k], box[k + 3], s0, s1, margin))
+    return need
+
+
+def _axis_load(lo: int, extent: int, s0: Fraction, s1: Fraction, margin: Fraction) -> Fraction:
+    """Along one axis: the brick [lo, lo + extent] must bring the resultant of its weight (at
+    its centre) and a load t inside its top shrunk by `margin` into [s0, s1]."""
+    centre, r0, r1 = lo + Fraction(extent, 2), lo + margin, lo + extent - margin
+    assert r0 < s1 and s0 < r1, "the contact lies inside the brick's shrunk top"
+    if s0 <= centre <= s1:
+        return Fraction(0)
+    if centre < s0:
+        return (s0 - centre) / (r1 - s0)
+    return (centre - s1) / (s1 - r0)
 
 
 def names_a_colour(node: object) -> bool:
