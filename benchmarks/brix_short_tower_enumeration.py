@@ -133,6 +133,14 @@ Rule 9, remembered hulls, Balance built lazily (later that day): `--cards G13 G2
 (8, 3, 0, 5, 2) holds 3,772 towers, none past the centre tests (102 s).
 --record with standing towers: two of G17 G24 G28 G30's (placement 1,680), recoloured, settle
 13 of the 37 sets the 5da7baf green file lists undecided (4 min, beside other runs).
+Rule 10 (2026-12-02): P03 P28 P44 P47 enumerates 43,514 towers instead of 1,969,466, the same
+1,750 past the centre tests and 4 standing (5 s of enumeration instead of 47 s); with
+--cross-check the 3,134 towers it cuts that pass rule 8 were enumerated and none stands.
+P19 P28 P34 P44 (9 bricks, one upright; cases (9, 1, 0, 4-5, 1) and (9, 1, 1, 2-5, 2)): without
+the rule 1,856 of 5,924 placements took 1.7 h, none standing; with it placements 1-3,000 took
+90 s, and from placement 3,194 on (the upright on the table beside the lying gray brick,
+4 bricks at z = 4) towers stand and meet the cards: 134 recorded by 3,496 (16 min), all pass
+check_witness, so the set is solvable (the run was stopped there).
 """
 
 from __future__ import annotations
