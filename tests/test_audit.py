@@ -211,7 +211,8 @@ class _TimesOutWhenAsked:
             return "unknown", None, ()
         return UNSOLVABLE, None, tuple(items)
 
-    def check_by_cases(self, items: list[Labeled], deadline: float):  # type: ignore[no-untyped-def]
+    def check_by_cases(self, items: list[Labeled], deadline: float,  # type: ignore[no-untyped-def]
+                       hint: Labeled | None = None):
         self.questions.append(("by cases",))
         return self.check(items, deadline)
 
@@ -242,7 +243,7 @@ class _NeverAnswers:
     def __init__(self, *_: object, **__: object) -> None:
         self.deadlines: list[float] = []
 
-    def check(self, items: list[Labeled], deadline: float, **__: object):  # type: ignore[no-untyped-def]
+    def check(self, items: list[Labeled], deadline: float, *_: object, **__: object):  # type: ignore[no-untyped-def]
         self.deadlines.append(deadline)
         return "unknown", None, ()
 

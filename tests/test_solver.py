@@ -107,6 +107,29 @@ def test_a_question_split_by_upright_count_keeps_both_verdicts_honest() -> None:
     assert solver.check_by_cases(cards, time.monotonic() - 1) == ("unknown", None, ())
 
 
+def test_a_hint_before_the_cases_only_ever_gives_a_tower() -> None:
+    """`check_by_cases` with a hint (the audit's mirror symmetry): a tower meeting cards and
+    hint is the answer; a hint no tower meets leaves the cards to the cases (never a false
+    "unsolvable"), and a conflict names cards only, never the hint."""
+    solver = TowerSolver(GREEN.bricks, GREEN.all_used)
+    cards = labeled(GREEN, "every blue brick touches some red brick",
+                    "some yellow brick is a bridge")
+    met = [(it.label, it.condition) for it in cards]
+    mirror = Labeled("hint", "", parse("the tower is mirror symmetric", GREEN.bricks.color_names))
+    status, tower, _ = solver.check_by_cases(cards, time.monotonic() + 60, mirror)
+    assert status == "solvable" and tower is not None
+    assert problems(tower, GREEN.bricks, True, met) == []
+    impossible = Labeled("hint", "", parse("no brick touches the ground",
+                                           GREEN.bricks.color_names))
+    status, tower, _ = solver.check_by_cases(cards, time.monotonic() + 60, impossible)
+    assert status == "solvable" and tower is not None
+    assert problems(tower, GREEN.bricks, True, met) == []
+    clash = labeled(GREEN, "there is exactly 1 vertical brick",
+                    "there are at least 2 vertical bricks")
+    status, tower, conflict = solver.check_by_cases(clash, time.monotonic() + 60, mirror)
+    assert status == "unsolvable" and tower is None and set(conflict) == set(clash)
+
+
 def z3_calls(solver: TowerSolver) -> list[tuple[frozenset[str], frozenset[str], str, set[str]]]:
     """Records every check of the solver's Z3 model: (cards switched on, hints switched on,
     answer, names in the unsat core). Colour orders (`order_...`) are neither: they only break

@@ -51,6 +51,7 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
+from tower_print.brix.challenges import default_challenges
 from tower_print.brix.checker import WitnessRejected
 from tower_print.brix.conflicts import longest_limit
 from tower_print.brix.deals import LEVELS, draw_level
@@ -87,6 +88,9 @@ TIME_LIMIT = "no answer within"
 BUDGET_SPENT = "the audit's time budget ran out"
 """The note of an "unknown" cut short by `--budget` before its own time limit: retried on
 resume, like every unknown whose note is not `TIME_LIMIT`'s."""
+HINT_CHALLENGE = "masterpiece"
+"""The challenge whose condition the retry of an undecided set asks first, as a hint
+(`TowerSolver.check_by_cases`): a mirror-symmetric tower meets the cards without it too."""
 PARENT_POLL = 0.5
 """Seconds between a worker's looks at whether the audit's process still runs."""
 
@@ -282,6 +286,9 @@ class SeedDecider:
         self.solver = self._fresh_solver()
         self.asked = 0  # the cards this solver has been asked about (its switches)
         self.items = [c.item() for c in deck.cards]
+        # The retry's hint: a mirror-symmetric tower is half a tower to find, and sets near a
+        # conflict are often met by one (benchmarks/brix_split_cases.py, "by cases, hint").
+        self.hint = default_challenges(deck.bricks.color_names).get(HINT_CHALLENGE).item()
         self.log = log
         self.facts = Facts(len(deck.cards))
         for mask in solvable:
@@ -304,7 +311,8 @@ class SeedDecider:
 
     def _check(self, mask: int) -> tuple[str, int, str, Tower | None]:
         """Asked on the kept solver first; if that runs out of time, once more split into
-        cases (`TowerSolver.check_by_cases`), on a fresh solver, which then replaces it, if
+        cases after a mirror-symmetric tower is looked for (`TowerSolver.check_by_cases` with
+        the `HINT_CHALLENGE` hint), on a fresh solver, which then replaces it, if
         the kept one has been asked about other cards. Every card a solver was asked about
         stays in its Z3 model (switched off, but there), and a solver that had answered a few
         thousand questions took 2-4 times as long for the same proof: G25 G31 G37 and G09 G32
@@ -331,7 +339,8 @@ class SeedDecider:
         try:
             # Any tower will do (its cards are learnt as a solvable set), so the first one
             # either of the solver's workers finds ends the check.
-            status, tower, core = (self.solver.check_by_cases(items, deadline) if by_cases
+            status, tower, core = (self.solver.check_by_cases(items, deadline, self.hint)
+                                   if by_cases
                                    else self.solver.check(items, deadline, any_tower=True))
         except WitnessRejected as error:  # a solver bug: never trusted, reported as undecided
             return UNKNOWN, mask, str(error), None

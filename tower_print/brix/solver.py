@@ -233,7 +233,8 @@ class TowerSolver:
             return SOLVABLE, tower, ()
         return race.outcome[0]
 
-    def check_by_cases(self, items: Sequence[Labeled], deadline: float) -> Outcome:
+    def check_by_cases(self, items: Sequence[Labeled], deadline: float,
+                       hint: Labeled | None = None, hint_share: float = 1 / 3) -> Outcome:
         """`check` with any tower, split into one question per number of upright bricks
         (`CASE_TEXT`): the cards hold some tower exactly when one case does, and they conflict
         when every case does (the conflict: every card some case's core names).
@@ -245,7 +246,17 @@ class TowerSolver:
         hold up the others; later passes share all of it among the cases still undecided (one
         Z3 gave up on early is asked again) until the deadline. (Splitting such a last case
         once more, on the number of bricks on the table, left exactly the tower on one ground
-        brick undecided in both sets tried: the hard part is that balance, not the count.)"""
+        brick undecided in both sets tried: the hard part is that balance, not the count.)
+
+        With `hint` (a condition narrowing the towers, such as the masterpiece challenge's
+        mirror symmetry) the items and the hint are asked first, for `hint_share` of the time:
+        a tower meeting both meets the items; "unsolvable" there says nothing about them."""
+        if hint is not None:
+            status, tower, _ = self.check(
+                [*items, hint], time.monotonic() + hint_share * (deadline - time.monotonic()),
+                any_tower=True)
+            if status == SOLVABLE:
+                return status, tower, ()
         colours = self.brick_set.color_names
         cases = [Labeled(text, text, parse(text, colours))
                  for text in (CASE_TEXT.format(n) for n in range(len(self.brick_set.bricks) + 1))]
