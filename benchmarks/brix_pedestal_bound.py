@@ -23,11 +23,11 @@ own weight and the loads on it lies in its contact with P shrunk by the margin (
 rectangle, `contacts`). A load reaches it through a contact with a brick above, shrunk by the
 margin times the contact's extent, at least one lattice unit: so inside its top shrunk by the
 margin on every side. The least load, in brick weights, that brings the resultant into the
-contact is found axis by axis in exact fractions (`least_load`; a resultant anywhere in the
-shrunk top can only ask less than real contacts do; a place needing no load is checked to stand
-alone on P by statics.stands, and every other to fall). Every set of k >= K pairwise free lying
-bricks on P is tried (`resting_sets`); when each needs more than n - 1 - k, no tower meets the
-cards and stands.
+contact is found axis by axis in exact fractions (`script_proofs.least_load`; a resultant
+anywhere in the shrunk top can only ask less than real contacts do; a place needing no load
+is checked to stand alone on P by statics.stands, and every other to fall). Every set of
+k >= K pairwise free lying bricks on P is tried (`resting_sets`); when each needs more than
+n - 1 - k, no tower meets the cards and stands.
 
 Results (2026-12-01, 4 s): P08 P13 P19 P44 (pink, K = 3): Z3 proves the five facts in 0.3-1.1 s
 each; 30 places for a lying brick on the gray top, 112 sets of 3 or 4 free ones; the least loads
@@ -39,11 +39,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-import script_proofs
-from script_proofs import Box, proof_parser, prove_facts, record_script_proof
+from script_proofs import least_load, proof_parser, prove_facts, record_script_proof
 
 from tower_print.brix.decks import Deck, shipped_deck
 from tower_print.brix.geometry import PlacedBrick, collide
+from tower_print.brix.shape_library import box_of
 from tower_print.brix.statics import stands
 
 FACTS = ("no {c} brick is vertical", "no {c} brick touches the ground",
@@ -67,8 +67,8 @@ def main() -> None:
                               for fact in FACTS], args.timeout)
     n = len(deck.bricks.bricks)
     places = resting_places(deck, args.pedestal)
-    loads = [least_load(deck, args.pedestal, brick) for brick in places]
     base, margin = pedestal(deck, args.pedestal), deck.bricks.stability_margin
+    loads = [least_load(box_of(brick), [box_of(base)], margin) for brick in places]
     assert all((load == 0) == stands((base, brick), margin)
                for brick, load in zip(places, loads, strict=True)), "statics disagrees"
     print(f"{len(places)} places for a lying brick on the {args.pedestal} top; least loads "
@@ -105,18 +105,6 @@ def resting_places(deck: Deck, colour: str) -> list[PlacedBrick]:
             for dx, dy, dz in sorted(deck.bricks.extents())
             if not deck.bricks.is_vertical((dx, dy, dz))
             for x in range(1 - dx, base.dx) for y in range(1 - dy, base.dy)]
-
-
-def least_load(deck: Deck, colour: str, brick: PlacedBrick) -> Fraction:
-    """The least weight from above (in brick weights) that lets `brick` stand on the pedestal
-    alone (script_proofs.least_load)."""
-    margin = Fraction(deck.bricks.stability_margin).limit_denominator(100)
-    base = pedestal(deck, colour)
-    return script_proofs.least_load(box_of(brick), [box_of(base)], margin)
-
-
-def box_of(brick: PlacedBrick) -> Box:
-    return (brick.x, brick.y, brick.z, brick.dx, brick.dy, brick.dz)
 
 
 def resting_sets(places: list[PlacedBrick], at_least: int) -> list[tuple[int, ...]]:

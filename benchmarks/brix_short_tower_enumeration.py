@@ -624,7 +624,6 @@ class Search:
         self.result = Result()
         self.deck = shipped_deck(options.deck)
         self.margin = self.deck.bricks.stability_margin
-        self.margin_fraction = Fraction(self.margin).limit_denominator(1000)
         conditions = [condition for _, condition in _conditions(options)]
         # Cards naming no colour are tested on the tower as `named_tower` colours it, before the
         # costly stages; the others on every colouring of a tower that stands.
@@ -707,7 +706,7 @@ class Search:
         key = (*sorted((g[0] - x, g[1] - y, *g[2:]) for g in self.grounds
                        if box_rests_on(box, g)), (0, 0, *box[2:]))
         if key not in self.load_memo:
-            self.load_memo[key] = least_load(key[-1], key[:-1], self.margin_fraction)
+            self.load_memo[key] = least_load(key[-1], key[:-1], self.margin)
         return self.load_memo[key]
 
     def _level4(self, below: tuple[Box, ...]) -> None:

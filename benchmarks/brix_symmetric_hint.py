@@ -29,13 +29,12 @@ from pathlib import Path
 
 from script_proofs import record_towers
 
+from tower_print.brix.audit import HINT_CHALLENGE
 from tower_print.brix.challenges import default_challenges
 from tower_print.brix.conflicts import conflicts_folder, conflicts_to_take
 from tower_print.brix.decks import shipped_deck
 from tower_print.brix.solver import SOLVABLE
 from tower_print.brix.verify import verify_solver
-
-HINT = "masterpiece"
 
 
 def main() -> None:
@@ -48,7 +47,7 @@ def main() -> None:
     args = parser.parse_args()
     deck = shipped_deck(args.deck)
     path = args.record or conflicts_folder() / f"{args.deck}.yaml"
-    hint = default_challenges(deck.bricks.color_names).get(HINT).item()
+    hint = default_challenges(deck.bricks.color_names).get(HINT_CHALLENGE).item()
     assert hint is not None
     solver = verify_solver(deck, args.seed)
     asked = [ids for ids, _ in conflicts_to_take(path, deck).undecided]

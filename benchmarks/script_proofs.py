@@ -22,6 +22,7 @@ from tower_print.brix.conflicts import read_conflict_file, record_proof, record_
 from tower_print.brix.decks import Deck, shipped_deck
 from tower_print.brix.geometry import PlacedBrick, normalized
 from tower_print.brix.language import Colour, parse
+from tower_print.brix.shape_library import box_of
 from tower_print.brix.solver import UNSOLVABLE, Labeled, TowerSolver
 
 Box = tuple[int, int, int, int, int, int]
@@ -97,7 +98,7 @@ def record_towers(path: Path, deck: Deck, standing: list[tuple[PlacedBrick, ...]
         reachable = deck.cards_met(tower) | ~plain
         if not any(mask & ~reachable == 0 for mask in left):
             continue
-        boxes = tuple((b.x, b.y, b.z, b.dx, b.dy, b.dz) for b in tower)
+        boxes = tuple(box_of(b) for b in tower)
         for coloured in colourings(boxes, deck):
             met = deck.cards_met(coloured)
             settled = [mask for mask in left if mask & ~met == 0]
@@ -169,7 +170,7 @@ def boxes_touch(a: Box, b: Box) -> bool:
     return min(gaps) >= 0 and gaps.count(0) == 1
 
 
-def least_load(box: Box, supports: list[Box] | tuple[Box, ...], margin: Fraction) -> Fraction:
+def least_load(box: Box, supports: list[Box] | tuple[Box, ...], margin: float) -> Fraction:
     """The least weight from above, in brick weights, that lets `box` (one brick's weight) stand
     on `supports` (the boxes it rests on), the larger of the two axes' needs.
 
@@ -177,15 +178,17 @@ def least_load(box: Box, supports: list[Box] | tuple[Box, ...], margin: Fraction
     contacts below, each shrunk by the margin times its extent, so the resultant of its weight
     and its loads must lie in their hull, and on each axis between the lowest and highest
     corner. A load comes through a contact with a brick above, shrunk the same way and at
-    least one lattice unit wide: inside the box's top shrunk by the margin on every side."""
+    least one lattice unit wide: inside the box's top shrunk by the margin on every side.
+    Exact: the margin is read as the fraction it is (a quarter for the shipped bricks)."""
+    exact = Fraction(margin).limit_denominator(1000)
     rects = [[(Fraction(max(box[k], s[k])), Fraction(min(box[k] + box[k + 3], s[k] + s[k + 3])))
               for k in (0, 1)] for s in supports if box_rests_on(box, s)]
     assert rects, "the box rests on some support"
     need = Fraction(0)
     for k in (0, 1):
-        s0 = min(lo + margin * (hi - lo) for (lo, hi) in (r[k] for r in rects))
-        s1 = max(hi - margin * (hi - lo) for (lo, hi) in (r[k] for r in rects))
-        need = max(need, _axis_load(box[k], box[k + 3], s0, s1, margin))
+        s0 = min(lo + exact * (hi - lo) for (lo, hi) in (r[k] for r in rects))
+        s1 = max(hi - exact * (hi - lo) for (lo, hi) in (r[k] for r in rects))
+        need = max(need, _axis_load(box[k], box[k + 3], s0, s1, exact))
     return need
 
 
