@@ -173,6 +173,19 @@ def test_a_small_undecided_set_keeps_its_size_open() -> None:
     assert cmap.open_up_to(1) and cmap.open_up_to(2)  # and the audit does not claim them
 
 
+def test_a_small_set_held_back_by_a_pending_seed_is_asked_once_that_settles() -> None:
+    cmap = CardMap(6, max_cards=None, seed=0)
+    deal = mask_of([0, 1, 2, 3])
+    cmap.claim(deal)  # a deal being decided holds back its subsets
+    assert cmap.small_seed(2) == mask_of([4])
+    cmap.settle(deal)  # ran out of time, say: nothing learnt
+    assert cmap.small_seed(2) == mask_of([0])  # the held-back sets come first
+    assert cmap.small_seed(2) == mask_of([1])
+    assert cmap.small_seed(2) == mask_of([2])
+    assert cmap.small_seed(2) == mask_of([3])
+    assert cmap.small_seed(2) == mask_of([5])
+
+
 def test_an_undecided_set_does_not_hide_its_small_subsets() -> None:
     """As when a large undecided set is read back from an earlier run's log: the pairs inside
     it are still asked, and the audit claims completeness only up to where it holds."""

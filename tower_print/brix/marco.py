@@ -29,12 +29,16 @@ but the map can be asked for an unexplored set of at most k cards, not grown. De
 first, k = 1, 2, 3, ..., finds every conflict of up to k cards (a small seed that is unsolvable
 shrinks to a MUS inside it) and proves there are no others (`open_up_to`). An undecided large
 set does not hide its small subsets from this question (they are usually quick to decide).
+Small seeds are not asked of Z3 but met walking the small sets in order, each tested against
+the known sets: to Z3 the question is a hitting set over thousands of solvable sets, and on a
+generated 50-card deck it took 0.5 s a seed while the workers waited (two thirds of their time).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Iterator
+from itertools import chain, combinations
 
 import numpy as np
 import z3
@@ -134,13 +138,13 @@ class CardMap:
         self._guards = 0
         self.closed = False
         # An undecided set is set aside with its subsets for `seed` (under `_undecided_below`),
-        # but with its supersets for `small_seed` (under `_undecided_above`): a small subset of
-        # it may still be decided, while a superset would mostly be undecided too, at the full
-        # time limit each (and it is open anyway). `open_up_to` assumes neither, so undecided
-        # sets count as open.
+        # but with its supersets for `small_seed`: a small subset of it may still be decided,
+        # while a superset would mostly be undecided too, at the full time limit each (and it
+        # is open anyway). `open_up_to` assumes neither, so undecided sets count as open.
         self._undecided_below = z3.Bool("undecided_below", self.ctx)
-        self._undecided_above = z3.Bool("undecided_above", self.ctx)
         self._small: dict[int, z3.BoolRef] = {}  # k -> literal for "1 to k cards"
+        self._small_walk: tuple[int, Iterator[int]] | None = None  # (limit, sets still ahead)
+        self._small_waiting: list[int] = []  # small sets met while held back: asked first
         self.explained_up_to = 0  # `explain_up_to`
         self.explored_up_to = 0  # `seed_by_size`
 
@@ -196,8 +200,6 @@ class CardMap:
         it and its supersets)."""
         self.unknown.add(mask)
         self._block_down(mask, self._undecided_below)
-        self.solver.add(z3.Implies(self._undecided_above,
-                                   z3.Or([z3.Not(self.cards[k]) for k in members(mask)])))
 
     def _block_down(self, mask: int, guard: z3.BoolRef | None = None) -> None:
         outside = [self.cards[k] for k in range(self.n) if not mask >> k & 1]
@@ -248,15 +250,25 @@ class CardMap:
         return self.seed()
 
     def small_seed(self, limit: int) -> int | None:
-        """An unexplored set of 1 to `limit` cards, fewest cards first, not grown; None when
-        there is none outside the pending seeds and the undecided sets and their supersets."""
-        guards = [*self._pending.values(), self._undecided_above]
-        for k in range(1, limit + 1):
-            if z3check.check(self.solver, *guards, self._at_most(k)) == z3.sat:
-                model = self.solver.model()
-                mask = mask_of(j for j in range(self.n) if z3.is_true(model.eval(self.cards[j])))
-                self.claim(mask)
-                return mask
+        """An unexplored set of 1 to `limit` cards, fewest cards first (then in index order),
+        not grown; None when there is none outside the pending seeds and the undecided sets and
+        their supersets. Each set is met once: one explained then stays explained, and one held
+        back by a pending seed waits to be asked first next time."""
+        if self._small_walk is None or self._small_walk[0] != limit:
+            walk = (mask_of(chosen) for size in range(1, limit + 1)
+                    for chosen in combinations(range(self.n), size))
+            self._small_walk, self._small_waiting = (limit, walk), []
+        for mask in chain(list(self._small_waiting), self._small_walk[1]):
+            if mask in self._small_waiting:
+                self._small_waiting.remove(mask)
+            if (mask.bit_count() <= self.explained_up_to or self.known_solvable(mask)
+                    or self.known_unsolvable(mask) or self.unknown.has_subset_of(mask)):
+                continue
+            if self.held_back(mask):
+                self._small_waiting.append(mask)
+                continue
+            self.claim(mask)
+            return mask
         return None
 
     def open_up_to(self, limit: int) -> bool:
