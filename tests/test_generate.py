@@ -25,7 +25,7 @@ from tower_print.brix.generate import (
     generate_deck,
     negations,
 )
-from tower_print.brix.language import parse
+from tower_print.brix.language import Condition, parse
 from tower_print.brix.sampling import sample_towers
 from tower_print.brix.solver import SOLVABLE, UNSOLVABLE
 from tower_print.cli import app
@@ -110,6 +110,21 @@ def test_cards_pairwise_not_equivalent(small_deck) -> None:  # type: ignore[no-u
         if reference.mask(a.condition) != reference.mask(b.condition):
             continue
         assert prover.distinct(a.condition, b.condition) == SOLVABLE, (a.id, b.id)
+
+
+def test_each_clause_of_a_two_clause_card_matters() -> None:
+    """No clause decides its card alone on the pool (a tautological or implied clause would
+    read as noise: "there are at least no yellow bricks"), and no count is "at least 0"."""
+    deck = generate_deck(40, 16, seed=1, rule="all", name="clauses").deck
+    reference = pool(deck.bricks, True)
+    two_clause = [card for card in deck.cards if len(card.condition.clauses) > 1]
+    assert two_clause
+    for card in two_clause:
+        whole = reference.mask(card.condition)
+        for clause in card.condition.clauses:
+            assert reference.mask(Condition((clause,))) != whole, card.text
+    assert not any(f"{kind} no " in card.text.lower()
+                   for kind in ("at least", "at most", "exactly") for card in deck.cards)
 
 
 def test_points_follow_measured_difficulty(small_deck) -> None:  # type: ignore[no-untyped-def]

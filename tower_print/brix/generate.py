@@ -12,6 +12,7 @@ condition language (`language`), and kept only with proof:
   of the same language), both ways; "unsolvable" both ways proves them equivalent, and the
   candidate is dropped, as it is when the solver cannot decide in time;
 - measured share of pool towers within the content's bounds (playable, worth a card).
+- each clause of a two-clause card matters: neither decides the card alone on the pool.
 
 Points follow measured difficulty: the `three_point` cards met by the fewest pool towers are worth
 3 (`pricing`), so the audit's price check agrees with every generated card. The printed words come
@@ -456,6 +457,9 @@ def generate_deck(
         share = mask.bit_count() / samples
         if mask in (0, reference.everyone) or not share_low <= share <= share_high:
             continue  # no sampled witness, no sampled violation, or outside the playable band
+        if len(condition.clauses) > 1 and any(
+                reference.mask(Condition((clause,))) == mask for clause in condition.clauses):
+            continue  # one clause decides the card on every pool tower: the other reads as noise
         twins = [other for other, other_mask in kept if other_mask == mask]
         verdicts = [prover.distinct(condition, other) for other in twins]
         if UNKNOWN in verdicts:
