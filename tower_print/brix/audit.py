@@ -59,6 +59,7 @@ from tower_print.brix.decks import Deck
 from tower_print.brix.difficulty import cache_folder
 from tower_print.brix.geometry import PlacedBrick
 from tower_print.brix.marco import CardMap, MaskSet, mask_of, members
+from tower_print.brix.recolour import recoloured
 from tower_print.brix.sampling import Tower, sample_towers
 from tower_print.brix.shape_library import shape_library
 from tower_print.brix.shrink import dropped_together
@@ -91,6 +92,10 @@ resume, like every unknown whose note is not `TIME_LIMIT`'s."""
 HINT_CHALLENGE = "masterpiece"
 """The challenge whose condition the retry of an undecided set asks first, as a hint
 (`TowerSolver.check_by_cases`): a mirror-symmetric tower meets the cards without it too."""
+RECOLOUR_AFTER = 1.0
+"""Seconds a check must have taken for its witness to be tried in every colouring (`recolour`,
+about 0.5 s for a green tower, 1 s for a pink one): a tower that hard to find meets rare sets,
+and its colourings meet their neighbours, which quick checks would not have covered as well."""
 PARENT_POLL = 0.5
 """Seconds between a worker's looks at whether the audit's process still runs."""
 
@@ -249,7 +254,8 @@ class Facts:
 @dataclass
 class Outcome:
     """A decided seed. `mask`: solvable: every card the witness meets; unsolvable: the conflict;
-    unknown: the seed itself. `found`: further solvable sets met while shrinking. `towers`:
+    unknown: the seed itself. `found`: further solvable sets met while shrinking, or by a
+    witness's colourings (`recolour`). `towers`:
     the checked towers met (each proves the cards it meets), kept beyond the log's life in a
     conflicts file (`conflicts`). `shrunk`: False for a conflict only found, not yet shrunk
     (a deal's, `Explorer`), which is to be shrunk later as a seed of its own. `tried_at`: for
@@ -300,9 +306,16 @@ class SeedDecider:
         `outcome`'s trace, and the witness, if any, into its towers."""
         start = time.monotonic()
         status, found, note, tower = self._check(mask)
-        outcome.trace.append((mask.bit_count(), status, round(time.monotonic() - start, 3)))
+        seconds = time.monotonic() - start
+        outcome.trace.append((mask.bit_count(), status, round(seconds, 3)))
         if tower is not None:
             outcome.towers.append(tower)
+            if seconds >= RECOLOUR_AFTER:
+                for met, other in recoloured(self.deck, tower, lambda m: (
+                        m & ~found == 0 or self.facts.solvable_known(m))):
+                    outcome.towers.append(other)
+                    outcome.found.append(met)
+                    self.facts.solvable.add(met)
         return status, found, note
 
     def _fresh_solver(self) -> TowerSolver:
