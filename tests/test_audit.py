@@ -80,7 +80,11 @@ def test_map_finds_every_planted_conflict_of_a_random_oracle(trial: int) -> None
         not bad(m & ~(1 << k)) for k in members(m))}
     assert brute == truth
     cmap = CardMap(n, max_cards=None, seed=trial)
-    _decide_all(cmap, cmap.seed, bad)
+
+    def maximal(seed: int) -> None:  # grown: any card more would hold a known conflict
+        assert all(cmap.muses.has_subset_of(seed | 1 << k) for k in range(n) if not seed >> k & 1)
+
+    _decide_all(cmap, cmap.seed, bad, maximal)
     assert cmap.closed
     assert set(cmap.muses) == truth
 

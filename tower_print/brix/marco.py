@@ -125,7 +125,10 @@ class CardMap:
         self.full = (1 << n) - 1
         self.max_cards = max_cards
         self.ctx = z3check.new_context()
-        self.solver = z3.Solver(ctx=self.ctx)
+        # The map is pure Boolean with cardinality constraints: Z3's finite-domain SAT solver
+        # found the first seed of a green round (14,000 solvable sets, sets of 5 cards) in
+        # 2.4 s, where the default solver took 80-105 s with the workers waiting.
+        self.solver = z3.SolverFor("QF_FD", ctx=self.ctx)
         self.solver.set("random_seed", seed)
         self.cards = [z3.Bool(f"card_{k}", self.ctx) for k in range(n)]
         if max_cards is not None and max_cards < n:
@@ -218,17 +221,19 @@ class CardMap:
             self.closed = limit is None and not self._pending
             return None
         model = self.solver.model()
-        chosen = [k for k in range(self.n) if z3.is_true(model.eval(self.cards[k]))]
-        order = [k for k in range(self.n) if k not in chosen]
+        mask = mask_of(k for k in range(self.n) if z3.is_true(model.eval(self.cards[k])))
+        order = [k for k in range(self.n) if not mask >> k & 1]
         self.rng.shuffle(order)
         cap = min(c for c in (limit, self.max_cards, self.n) if c is not None)
+        # Growing keeps every clause but the conflicts' true (a set that holds a card outside a
+        # solvable or pending set still does with more cards), so a card may join unless the
+        # set would then hold a known conflict: a subset test, where asking Z3 each time took
+        # 1.2 s a seed on green (a third of a round's main process).
         for k in order:
-            if len(chosen) >= cap:
+            if mask.bit_count() >= cap:
                 break
-            trial = [*chosen, k]
-            if z3check.check(self.solver, *guards, *(self.cards[j] for j in trial)) == z3.sat:
-                chosen = trial
-        mask = mask_of(chosen)
+            if not self.muses.has_subset_of(mask | 1 << k):
+                mask |= 1 << k
         self.claim(mask)
         return mask
 
