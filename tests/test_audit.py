@@ -365,6 +365,23 @@ def test_a_small_set_left_undecided_at_the_shorter_limit_is_asked_again(tmp_path
         assert explorer.resumed == replayed
 
 
+def test_an_undecided_set_a_later_tower_meets_is_not_reported_undecided(tmp_path: Path) -> None:
+    """A recoloured witness may meet a set that ran out of time before: it is decided."""
+    deck = load_deck(PLANTED)
+    log = audit.AuditLog(tmp_path, deck)
+    hard, met = ["T2", "T4", "T6"], ["T2", "T4", "T6", "T8"]
+    log.append({"kind": "unknown", "seed": hard, "cards": hard, "checks": 1, "seconds": 240.0,
+                "trace": [], "timeout": 240.0, "note": f"{audit.TIME_LIMIT} 240 s"})
+    explorer = Explorer(deck, AuditSettings(timeout=60), tmp_path)
+    explorer.replay()
+    assert explorer.result(0.0).unknown == [log.mask(hard)]
+    log.append({"kind": "solvable", "seed": ["T8"], "cards": met, "checks": 1,
+                "seconds": 1.0, "trace": []})
+    explorer = Explorer(deck, AuditSettings(timeout=60), tmp_path)
+    explorer.replay()
+    assert explorer.result(0.0).unknown == []
+
+
 # ------------------------------------------------------------------ the audit of a planted deck
 
 

@@ -876,7 +876,10 @@ class Explorer:
         hiding = [c for c in unminimised if not any(m & ~c == 0 for m in muses)
                   and not any(u != c and u & ~c == 0 for u in unminimised)]
         order = lambda m: (m.bit_count(), members(m))  # noqa: E731
-        complete = self.map.closed and not self.map.unknown and not hiding
+        # A set left undecided that a tower met later (a colouring of another's witness) is
+        # decided; one later found to hold a conflict still hides its subsets, unasked.
+        unknown = [m for m in self.map.unknown if not self.map.known_solvable(m)]
+        complete = self.map.closed and not unknown and not hiding
         complete_up_to = self.largest if complete else 0
         while complete_up_to < self.largest and not self.map.open_up_to(complete_up_to + 1):
             complete_up_to += 1
@@ -884,7 +887,7 @@ class Explorer:
             complete_up_to = min(complete_up_to, min(c.bit_count() for c in hiding) - 1)
         return Exploration(
             muses=sorted(muses, key=order), conflicts_unminimised=sorted(hiding, key=order),
-            unknown=sorted(self.map.unknown, key=order), solvable=list(self.map.solvable),
+            unknown=sorted(unknown, key=order), solvable=list(self.map.solvable),
             checks=self.checks, seconds=seconds, resumed=self.resumed,
             complete=complete, stopped=self.stopped, complete_up_to=complete_up_to,
             taken=len(set(self.known) & set(muses)), taken_up_to=self.known_up_to,
