@@ -255,12 +255,12 @@ class Facts:
 class Outcome:
     """A decided seed. `mask`: solvable: every card the witness meets; unsolvable: the conflict;
     unknown: the seed itself. `found`: further solvable sets met while shrinking, or by a
-    witness's colourings (`recolour`). `towers`:
-    the checked towers met (each proves the cards it meets), kept beyond the log's life in a
-    conflicts file (`conflicts`). `shrunk`: False for a conflict only found, not yet shrunk
-    (a deal's, `Explorer`), which is to be shrunk later as a seed of its own. `tried_at`: for
-    a conflict left not minimal by checks that ran out of time (not by the budget), the
-    longest time limit they had: only a longer one may shrink it further."""
+    witness's colourings (`recolour`). `towers`: the checked towers met (each proves the cards
+    it meets), kept beyond the log's life in a conflicts file (`conflicts`). `shrunk`: False
+    for a conflict only found, not yet shrunk (a deal's, `Explorer`), which is to be shrunk
+    later as a seed of its own. `tried_at`: for a conflict left not minimal by checks that ran
+    out of time (not by the budget), the longest time limit they had: only a longer one may
+    shrink it further."""
 
     seed: int
     kind: str
