@@ -11,6 +11,10 @@ short-lived thread: the main thread would raise it at once, inside the hook, whe
 dropped for good. A Ctrl-C that lands while ctypes converts the arguments of a call into Z3's
 library comes out as `ctypes.ArgumentError("argument 1: KeyboardInterrupt: ")` instead (CI saw
 one in `Z3_dec_ref`, and the deal went on to its twentieth round): `interrupted` knows both.
+A Ctrl-C that lands while a Z3 term is being made (`AstRef.__init__` sets `ast`, then `ctx`)
+leaves a half-made term whose destructor fails on the missing `ctx`; it owns nothing yet, so the
+hook lets it go quietly (CI once saw "'BoolSortRef' object has no attribute 'ctx'" printed after
+an interrupted `brix verify` had said its last line).
 """
 
 from __future__ import annotations
@@ -40,10 +44,19 @@ def keep_interrupts() -> None:
             with contextlib.suppress(RuntimeError):
                 timer.start()
             return
+        if _half_made_z3_object(unraisable):
+            return
         previous(unraisable)
 
     hook.keeps_interrupts = True  # type: ignore[attr-defined]
     sys.unraisablehook = hook
+
+
+def _half_made_z3_object(unraisable: Any) -> bool:
+    """A Z3 destructor that failed on an attribute its constructor, interrupted, never set."""
+    return (isinstance(unraisable.exc_value, AttributeError)
+            and getattr(unraisable.object, "__name__", None) == "__del__"
+            and getattr(unraisable.object, "__module__", "").startswith("z3"))
 
 
 def interrupted(error: BaseException) -> bool:
