@@ -111,6 +111,27 @@ def test_seeds_by_size_find_every_conflict_in_growing_sizes(trial: int) -> None:
     assert cmap.explored_up_to == n - 1  # and then every size was explored
 
 
+@pytest.mark.parametrize("trial", range(4))
+def test_seeds_by_size_leave_the_supersets_of_an_undecided_set_to_the_end(trial: int) -> None:
+    """Green's G13 G24 G30, undecided, made eleven sets of 4 cards holding it undecided too:
+    such sets are asked only once nothing else is left, and then every conflict outside the
+    undecided set is still found."""
+    rng = random.Random(300 + trial)
+    n = 10
+    undecided = mask_of(rng.sample(range(n), 2))
+    planted = [mask_of(rng.sample(range(n), rng.randint(2, 5))) for _ in range(rng.randint(2, 6))]
+    planted.append(undecided | mask_of(rng.sample(range(n), 1)))  # a conflict holding it
+    bad = lambda mask: any(p & ~mask == 0 for p in planted)  # noqa: E731
+    cmap = CardMap(n, max_cards=None, seed=trial)
+    cmap.add_unknown(undecided)
+    holds = []
+    _decide_all(cmap, cmap.seed_by_size, bad,
+                lambda seed: holds.append(undecided & ~seed == 0))
+    assert cmap.closed
+    assert True in holds and holds == sorted(holds)  # none without it once one with it came
+    assert set(cmap.muses) == {m for m in _minimal(planted) if m & ~undecided != 0}
+
+
 def test_map_with_a_size_limit_explains_every_small_set() -> None:
     n, limit = 9, 3
     planted = [mask_of([0, 1]), mask_of([2, 3, 4]), mask_of([5, 6, 7, 8])]

@@ -19,7 +19,9 @@ next seed differs from it; the guard is switched off when its answer comes in.
 
 A set the solver could not decide in time ("unknown") is held back with its subsets for good:
 the map then closes without having explained them, and the caller must report the result as
-incomplete (the MUSes inside such a set may be missing).
+incomplete (the MUSes inside such a set may be missing). Its supersets come last: most are as
+hard (green's 30-minute audit spent 1,300 of its 3,600 s of worker time on eleven sets of 4
+cards holding G13 G24 G30, undecided each), and if the set is unsolvable none of them is a MUS.
 
 Seeds can also be asked for in growing sizes (`seed_by_size`), so that the conflicts of few
 cards, which spoil the most deals, are found before the larger ones.
@@ -145,11 +147,14 @@ class CardMap:
         # while a superset would mostly be undecided too, at the full time limit each (and it
         # is open anyway). `open_up_to` assumes neither, so undecided sets count as open.
         self._undecided_below = z3.Bool("undecided_below", self.ctx)
+        self._undecided_above = z3.Bool("undecided_above", self.ctx)  # supersets: last
         self._small: dict[int, z3.BoolRef] = {}  # k -> literal for "1 to k cards"
         self._small_walk: tuple[int, Iterator[int]] | None = None  # (limit, sets still ahead)
         self._small_waiting: list[int] = []  # small sets met while held back: asked first
         self.explained_up_to = 0  # `explain_up_to`
-        self.explored_up_to = 0  # `seed_by_size`
+        # `seed_by_size`: the sizes explored, with the supersets of undecided sets aside (True)
+        # and then with them (False)
+        self._explored = {True: 0, False: 0}
 
     # ------------------------------------------------------------------ what is known
     def known_solvable(self, mask: int) -> bool:
@@ -200,9 +205,11 @@ class CardMap:
 
     def add_unknown(self, mask: int) -> None:
         """A set left undecided: it and its subsets are set aside, unexplained (for small seeds,
-        it and its supersets)."""
+        it and its supersets); `seed_by_size` leaves its supersets to the end."""
         self.unknown.add(mask)
         self._block_down(mask, self._undecided_below)
+        self.solver.add(z3.Implies(self._undecided_above,
+                                   z3.Or([z3.Not(self.cards[k]) for k in members(mask)])))
 
     def _block_down(self, mask: int, guard: z3.BoolRef | None = None) -> None:
         outside = [self.cards[k] for k in range(self.n) if not mask >> k & 1]
@@ -210,15 +217,17 @@ class CardMap:
         self.solver.add(clause if guard is None else z3.Implies(guard, clause))
 
     # ------------------------------------------------------------------ seeds
-    def seed(self, limit: int | None = None) -> int | None:
-        """A maximal unexplored set (of at most `limit` cards, when given) not overlapping the
-        pending ones' subsets, or None when there is none (`closed` once nothing is pending
-        either and no limit was given)."""
+    def seed(self, limit: int | None = None, beside_undecided: bool = False) -> int | None:
+        """A maximal unexplored set (of at most `limit` cards, when given; holding no undecided
+        set, with `beside_undecided`) not overlapping the pending ones' subsets, or None when
+        there is none (`closed` once nothing is pending either and neither option was given)."""
         guards = [*self._pending.values(), self._undecided_below]
         if limit is not None:
             guards.append(self._at_most(limit))
+        if beside_undecided:
+            guards.append(self._undecided_above)
         if z3check.check(self.solver, *guards) != z3.sat:
-            self.closed = limit is None and not self._pending
+            self.closed = limit is None and not beside_undecided and not self._pending
             return None
         model = self.solver.model()
         mask = mask_of(k for k in range(self.n) if z3.is_true(model.eval(self.cards[k])))
@@ -231,8 +240,10 @@ class CardMap:
         for k in order:
             if mask.bit_count() >= cap:
                 break
-            if not self.muses.has_subset_of(mask | 1 << k):
-                mask |= 1 << k
+            grown = mask | 1 << k
+            if not self.muses.has_subset_of(grown) and not (
+                    beside_undecided and self.unknown.has_subset_of(grown)):
+                mask = grown
         self.claim(mask)
         return mask
 
@@ -243,15 +254,26 @@ class CardMap:
         held by many more deals than a large one, and a search among small sets finds them
         fast: pink's shipped file, complete up to 3 cards, lacked 121 conflicts of 4 cards that
         one 30-minute audit of the sets of up to 4 cards found (a round over all sizes had just
-        found 7, of 5 to 9 cards)."""
+        found 7, of 5 to 9 cards). The supersets of undecided sets come once no other set is
+        left, in growing sizes too."""
         largest = min(self.n, self.max_cards or self.n)
-        for limit in range(self.explored_up_to + 1, largest):
-            seed = self.seed(limit)
+        for beside_undecided in (True, False):
+            for limit in range(self._explored[beside_undecided] + 1, largest):
+                seed = self.seed(limit, beside_undecided)
+                if seed is not None:
+                    return seed
+                if not self._pending:
+                    self._explored[beside_undecided] = limit
+            seed = self.seed(beside_undecided=beside_undecided)
             if seed is not None:
                 return seed
-            if not self._pending:
-                self.explored_up_to = limit
-        return self.seed()
+        return None
+
+    @property
+    def explored_up_to(self) -> int:
+        """Every set of up to this many cards holding no undecided set is explained, set aside
+        or pending (`seed_by_size`)."""
+        return self._explored[True]
 
     def small_seed(self, limit: int) -> int | None:
         """An unexplored set of 1 to `limit` cards, fewest cards first (then in index order),
