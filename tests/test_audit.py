@@ -132,6 +132,61 @@ def test_seeds_by_size_leave_the_supersets_of_an_undecided_set_to_the_end(trial:
     assert set(cmap.muses) == {m for m in _minimal(planted) if m & ~undecided != 0}
 
 
+@pytest.mark.parametrize("trial", range(4))
+def test_sets_set_aside_are_asked_again_once_nothing_else_is_left(trial: int) -> None:
+    """Some sets are 'hard' (their first try runs out): set aside, they come back once no other
+    seed is left (small ones once no other small one is), and the map still finds every
+    planted conflict, small ones first, and closes only once none is aside."""
+    rng = random.Random(400 + trial)
+    n, small = 9, 2
+    planted = [mask_of(rng.sample(range(n), rng.randint(2, 5))) for _ in range(rng.randint(2, 6))]
+    bad = lambda mask: any(p & ~mask == 0 for p in planted)  # noqa: E731
+    hard = lambda mask: hash((trial, mask)) % 3 == 0  # noqa: E731
+    cmap = CardMap(n, max_cards=None, seed=trial)
+    tried: set[int] = set()
+
+    def answer(seed: int) -> None:
+        if bad(seed):
+            cmap.add_mus(_shrunk(seed, bad))
+        else:
+            cmap.add_solvable(seed)
+
+    small_phase = True
+    while True:
+        seed = cmap.small_seed(small) if small_phase else None
+        if seed is None and small_phase:
+            again = [d for d in cmap.deferred() if d.bit_count() <= small]
+            if again:
+                seed = again[0]
+                cmap.reconsider(seed)
+                cmap.claim(seed)
+                answer(seed)
+                cmap.settle(seed)
+                continue
+            small_phase = False
+            assert not cmap.open_up_to(small)  # every conflict this small is known now
+            assert {m for m in cmap.muses if m.bit_count() <= small} == {
+                m for m in _minimal(planted) if m.bit_count() <= small}
+        if seed is None:
+            seed = cmap.seed_by_size()
+        if seed is None:
+            if not cmap.deferred():
+                break
+            seed = cmap.deferred()[0]
+            cmap.reconsider(seed)
+            cmap.claim(seed)
+            answer(seed)
+        elif hard(seed) and seed not in tried:
+            tried.add(seed)
+            cmap.defer(seed)
+            assert not cmap.closed
+        else:
+            answer(seed)
+        cmap.settle(seed)
+    assert tried and cmap.closed and not cmap.deferred()
+    assert set(cmap.muses) == _minimal(planted)
+
+
 def test_map_with_a_size_limit_explains_every_small_set() -> None:
     n, limit = 9, 3
     planted = [mask_of([0, 1]), mask_of([2, 3, 4]), mask_of([5, 6, 7, 8])]
@@ -366,10 +421,16 @@ def test_a_shrinking_that_checks_ran_out_on_notes_their_limit_but_not_one_the_bu
 
 def test_the_command_defaults_are_the_audit_defaults() -> None:
     """The command line names its defaults without importing the audit (it loads Z3)."""
-    from tower_print.cli import AUDIT_FIRST_DEALS, AUDIT_SAMPLES, AUDIT_SMALL_TIMEOUT
+    from tower_print.cli import (
+        AUDIT_FIRST_DEALS,
+        AUDIT_FIRST_TRY,
+        AUDIT_SAMPLES,
+        AUDIT_SMALL_TIMEOUT,
+    )
 
-    assert (AuditSettings.samples, audit.SMALL_TIMEOUT, AuditSettings.deal_seeds) == (
-        AUDIT_SAMPLES, AUDIT_SMALL_TIMEOUT, AUDIT_FIRST_DEALS)
+    assert (AuditSettings.samples, audit.SMALL_TIMEOUT, AuditSettings.deal_seeds,
+            AuditSettings.first_try) == (
+        AUDIT_SAMPLES, AUDIT_SMALL_TIMEOUT, AUDIT_FIRST_DEALS, AUDIT_FIRST_TRY)
 
 
 def test_a_small_set_left_undecided_at_the_shorter_limit_is_asked_again(tmp_path: Path) -> None:
@@ -427,6 +488,27 @@ def test_audit_reports_exactly_the_planted_conflicts(planted_audit) -> None:  # 
 def _log_records(explorer: Explorer) -> list[dict]:  # type: ignore[type-arg]
     """The audit log's records after its header line."""
     return [json.loads(line) for line in explorer.log.path.read_text().splitlines()][1:]
+
+
+def test_sets_whose_first_try_ran_out_are_asked_again_and_the_audit_completes(
+    tmp_path: Path,
+) -> None:
+    """First tries too short for the solver: the sets are set aside, asked again with their
+    full time once nothing else is left (or explained meanwhile), and the audit still ends
+    complete with exactly the planted conflicts."""
+    deck = load_deck(PLANTED)
+    explorer = Explorer(deck, dataclasses.replace(SETTINGS, first_try=1e-6), tmp_path)
+    found = explorer.run(jobs=2)
+    assert found.complete and not found.unknown and not found.undecided_tried_at
+    assert _labels(deck, found.muses) == PLANTED_CONFLICTS
+    records = _log_records(explorer)
+    aside = [r for r in records if r["kind"] == UNKNOWN]
+    assert aside and all(r["note"].startswith(audit.SET_ASIDE) for r in aside)
+    assert all(r["timeout"] == 1e-6 for r in aside)
+    again = [r for r in records if r["kind"] != UNKNOWN
+             and any(r["seed"] == a["seed"] for a in aside)]
+    assert again and all(records.index(r) > records.index(a) for r in again for a in aside
+                         if a["seed"] == r["seed"])
 
 
 def test_deals_are_decided_first_and_their_conflicts_shrunk_later(tmp_path: Path) -> None:

@@ -352,6 +352,8 @@ default): on the green deck it covers 73 % of easy deals, 22 % of medium, 3 % of
 a solver check (3000 towers: 56 %, 11 %, 1 %)."""
 AUDIT_SMALL_TIMEOUT = 240.0
 """Seconds per check of a set of up to 3 cards (tower_print.brix.audit.SMALL_TIMEOUT, why there)."""
+AUDIT_FIRST_TRY = 20.0
+"""Seconds of each set's first check (tower_print.brix.audit.FIRST_TRY, why there)."""
 AUDIT_FIRST_DEALS = 300
 """Sampled deals per level the audit decides first (`AuditSettings.deal_seeds`): a hard
 interval of about 7.5 points when all are decided, for a few minutes of a 30-minute audit."""
@@ -370,6 +372,10 @@ def brix_audit(
     small_timeout: Annotated[float, typer.Option(
         min=0.1, help="The same for the sets of up to 3 cards, all decided first (at least "
                       "--timeout).")] = AUDIT_SMALL_TIMEOUT,
+    first_try: Annotated[float, typer.Option(
+        min=0, help="Seconds of each set's first check: a set still open then is set aside "
+                    "and asked again with its full limit once nothing else is left (others' "
+                    "answers often settle it first); 0: no first try.")] = AUDIT_FIRST_TRY,
     seed: Annotated[int, typer.Option(help="Seed of the tower pool, the deals and Z3.")] = 0,
     max_cards: Annotated[int | None, typer.Option(
         min=0, help="Only sets of at most this many cards; 0: every set. Default: the most "
@@ -438,7 +444,8 @@ def brix_audit(
     limit = largest_deal(chosen) if max_cards is None else (max_cards or None)
     settings = AuditSettings(seed=seed, timeout=timeout, samples=samples, max_cards=limit,
                              deals=deals, deal_seeds=min(deals, first_deals),
-                             budget=budget, small_timeout=small_timeout)
+                             budget=budget, small_timeout=small_timeout,
+                             first_try=first_try or None)
     explorer = Explorer(chosen, settings, cache, taken_masks,
                         0 if taken is None else taken.complete_up_to,
                         () if taken is None else taken.towers,

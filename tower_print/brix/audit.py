@@ -21,10 +21,15 @@ test: it is unsolvable exactly when it contains one of them. The search is MARCO
   smaller one, then one card at a time dropped while the rest stays unsolvable (a drop that a
   known solvable set covers needs no solver); every tower met on the way grows the map too.
 
+Each set's first check gets `FIRST_TRY` seconds; a set still open then is set aside, its
+subsets held back and its supersets left to the end, and asked again with its full time limit
+once nothing else of its phase is left (sets met since are not asked again).
+
 By default only sets of at most as many cards as a deal can hold are explored (`max_cards`): a
-larger conflict can never be dealt. A check that runs out of time is "unknown": its set is set
-aside and the audit says it is incomplete, never complete. A `budget` ends the whole run: the
-checks under way stop at it too, and what they leave undecided is asked again on resume.
+larger conflict can never be dealt. A check that runs out of its full time is "unknown": its
+set is set aside for good and the audit says it is incomplete, never complete. A `budget` ends
+the whole run: the checks under way stop at it too, and what they leave undecided is asked
+again on resume.
 
 Every answer is appended to a log in the cache folder as soon as it is in; an interrupted run
 replays the log and goes on, and workers read it too, so one process's finds spare the others
@@ -84,6 +89,15 @@ G24 G28 G30 took 62 s to solve in one run (over the 60 s of other checks), 24 s 
 and G13 G24 G30 stays undecided at 240 s (it is proved by enumeration instead:
 content/brix/conflicts/green.yaml). An undecided set is asked once more, split into cases
 (`SeedDecider._check`), so a hopeless small set costs a process twice this."""
+FIRST_TRY = 20.0
+"""Seconds of a set's first check: one that runs out is set aside (`CardMap.defer`) and asked
+again with its full time limit (and the retry by cases) once nothing else is left. In the
+forty-ninth session's 30-minute audits, 97 % of the checks that came to an answer took under
+20 s, and the sets that took their full time, undecided, used 35-60 % of the worker time; set
+aside, the answers to other sets often explain them first (a colouring of a later tower met the
+generated deck's X34 X35 X50 after 480 s undecided)."""
+SET_ASIDE = "set aside after a first try of"
+"""How the note of an "unknown" first try starts (`FIRST_TRY`)."""
 TIME_LIMIT = "no answer within"
 """How the note of an "unknown" that ran out of time starts (other unknowns are retried)."""
 BUDGET_SPENT = "the audit's time budget ran out"
@@ -111,10 +125,18 @@ class AuditSettings:
     budget: float | None = None  # seconds for the whole search, then stop (incomplete)
     small: int = SMALL_CONFLICTS  # sets of up to this many cards are decided first
     small_timeout: float = SMALL_TIMEOUT  # seconds per check of such a set
+    first_try: float | None = FIRST_TRY  # seconds of a set's first check (None: no first try)
 
     def timeout_for(self, cards: int) -> float:
         """Seconds per check of a set of `cards` cards."""
         return max(self.timeout, self.small_timeout) if cards <= self.small else self.timeout
+
+    def first_try_for(self, cards: int) -> float | None:
+        """Seconds of the first try of a set of `cards` cards, or None: no shorter than the
+        check itself."""
+        if self.first_try is None or self.first_try >= self.timeout_for(cards):
+            return None
+        return self.first_try
 
 
 def largest_deal(deck: Deck) -> int:
@@ -286,6 +308,7 @@ class SeedDecider:
         self.deck = deck
         self.seed = settings.seed
         self.timeout_for = settings.timeout_for
+        self.first_try_for = settings.first_try_for
         # When the audit's budget ends (`time.monotonic()`, which is the same clock in every
         # process of the machine), or None: no check runs past it.
         self.stop_at: float | None = None
@@ -300,12 +323,19 @@ class SeedDecider:
         for mask in solvable:
             self.facts.solvable.add(mask)
 
-    def check(self, mask: int, outcome: Outcome) -> tuple[str, int, str]:
+    def check(self, mask: int, outcome: Outcome, first_try: bool = False) -> tuple[str, int, str]:
         """(status, cards met by the witness or cards in the unsat core, note); "unknown" with
-        the note `BUDGET_SPENT` when the audit's budget ended first. The check goes into the
+        the note `BUDGET_SPENT` when the audit's budget ended first, or starting with
+        `SET_ASIDE` when `first_try` ran out (`FIRST_TRY`). The check goes into the
         `outcome`'s trace, and the witness, if any, into its towers."""
         start = time.monotonic()
-        status, found, note, tower = self._check(mask)
+        limit = self.first_try_for(mask.bit_count()) if first_try else None
+        if limit is not None:
+            status, found, note, tower = self._check_on(mask, limit=limit)
+            if note.startswith(TIME_LIMIT):
+                note = f"{SET_ASIDE} {limit:g} s"
+        else:
+            status, found, note, tower = self._check(mask)
         seconds = time.monotonic() - start
         outcome.trace.append((mask.bit_count(), status, round(seconds, 3)))
         if tower is not None:
@@ -341,10 +371,13 @@ class SeedDecider:
     def budget_spent(self) -> bool:
         return self.stop_at is not None and time.monotonic() >= self.stop_at
 
-    def _check_on(self, mask: int, by_cases: bool = False) -> tuple[str, int, str, Tower | None]:
+    def _check_on(
+        self, mask: int, by_cases: bool = False, limit: float | None = None,
+    ) -> tuple[str, int, str, Tower | None]:
+        """One check, of `limit` seconds (None: the set's time limit)."""
         self.asked |= mask
         items = [self.items[k] for k in members(mask)]
-        timeout = self.timeout_for(mask.bit_count())
+        timeout = self.timeout_for(mask.bit_count()) if limit is None else limit
         deadline = time.monotonic() + timeout
         cut = self.stop_at is not None and self.stop_at < deadline
         if cut:
@@ -365,14 +398,18 @@ class SeedDecider:
                                        if self.items[k].label in labels), "", None
         return UNKNOWN, mask, BUDGET_SPENT if cut else f"{TIME_LIMIT} {timeout:g} s", None
 
-    def decide(self, seed: int, stop_at: float | None = None, shrink: bool = True) -> Outcome:
+    def decide(
+        self, seed: int, stop_at: float | None = None, shrink: bool = True,
+        first_try: bool = False,
+    ) -> Outcome:
         """Decide `seed` (grown when solvable, shrunk when not, or only found with `shrink`
-        False), with no check running past `stop_at`: a conflict whose shrinking the budget
-        cuts short is kept, not minimal."""
+        False; with `first_try`, asked for `FIRST_TRY` seconds only), with no check running
+        past `stop_at`: a conflict whose shrinking the budget cuts short is kept, not
+        minimal."""
         start = time.monotonic()
         self._catch_up(stop_at)
         outcome = Outcome(seed, UNKNOWN, seed, checks=1)
-        status, found, outcome.note = self.check(seed, outcome)
+        status, found, outcome.note = self.check(seed, outcome, first_try)
         outcome.kind = status
         if status != UNKNOWN:
             outcome.mask = found
@@ -489,9 +526,9 @@ def _exit_with_parent() -> None:
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
-def _decide(seed: int, stop_at: float | None, shrink: bool) -> Outcome:
+def _decide(seed: int, stop_at: float | None, shrink: bool, first_try: bool) -> Outcome:
     assert _DECIDER is not None, "worker not started"
-    return _DECIDER.decide(seed, stop_at, shrink)
+    return _DECIDER.decide(seed, stop_at, shrink, first_try)
 
 
 def _minimise(core: int, stop_at: float | None) -> Outcome:
@@ -681,7 +718,7 @@ class Explorer:
         if outcome.towers:
             record["towers"] = [[brick.as_json() for brick in tower] for tower in outcome.towers]
         if outcome.kind == UNKNOWN:
-            record["timeout"] = self.settings.timeout_for(outcome.seed.bit_count())
+            record["timeout"] = self._limit_of(outcome)
             record["note"] = outcome.note
         return record
 
@@ -704,12 +741,23 @@ class Explorer:
                 if new and not outcome.shrunk:
                     self.to_shrink.append(outcome.mask)
         else:
-            self.map.add_unknown(outcome.seed)
-            if outcome.note.startswith(TIME_LIMIT):
-                limit = self.settings.timeout_for(outcome.seed.bit_count())
+            if outcome.note.startswith(SET_ASIDE):
+                self.map.defer(outcome.seed)
+            else:
+                self.map.add_unknown(outcome.seed)
+            if outcome.note.startswith((TIME_LIMIT, SET_ASIDE)):
+                limit = self._limit_of(outcome)
                 self.undecided[outcome.seed] = max(self.undecided.get(outcome.seed, limit), limit)
             if outcome.note == BUDGET_SPENT:
                 self.budget_cut.add(outcome.seed)
+
+    def _limit_of(self, outcome: Outcome) -> float:
+        """The time limit an undecided outcome's check had."""
+        cards = outcome.seed.bit_count()
+        first_try = self.settings.first_try_for(cards)
+        if outcome.note.startswith(SET_ASIDE) and first_try is not None:
+            return first_try
+        return self.settings.timeout_for(cards)
 
     def run(self, jobs: int, progress: Progress | None = None) -> Exploration:
         start = time.monotonic()
@@ -787,19 +835,37 @@ class Explorer:
                       and not any(m != c and m & ~c == 0 for m in self.map.muses)]
             return hiding[0] if hiding else None
 
+        def next_set_aside(largest: int | None) -> int | None:
+            """A set set aside after its first try (of at most `largest` cards), to ask with
+            its full time now; those explained meanwhile are dropped."""
+            for mask in self.map.deferred():
+                if largest is not None and mask.bit_count() > largest:
+                    continue
+                if self.map.known_solvable(mask) or self.map.known_unsolvable(mask):
+                    self.map.reconsider(mask)
+                elif not self.map.held_back(mask):
+                    self.map.reconsider(mask)
+                    self.map.claim(mask)
+                    return mask
+            return None
+
         def next_task() -> tuple[Callable[..., Outcome], int, tuple[Any, ...]] | None:
-            """The small unexplored sets first (`SMALL_CONFLICTS`); then the sampled deals,
-            only decided; then the map's maximal sets (mostly unsolvable, so quickly decided:
-            they find conflicts fast) and the deals' conflicts to shrink, in turn."""
+            """The small unexplored sets first (`SMALL_CONFLICTS`), those set aside after
+            their first try last among them; then the sampled deals, only decided; then the
+            map's maximal sets (mostly unsolvable, so quickly decided: they find conflicts
+            fast) and the deals' conflicts to shrink, in turn; then the sets set aside."""
             if self.settings.small:
                 small = self.map.small_seed(self.settings.small)
                 if small is not None:
-                    return _decide, small, (True,)
+                    return _decide, small, (True, True)
+                again = next_set_aside(self.settings.small)
+                if again is not None:
+                    return _decide, again, (True, False)
             if deals:
                 deal = next_deal()
                 if deal is not None:
                     self.map.claim(deal)
-                    return _decide, deal, (False,)
+                    return _decide, deal, (False, True)
                 if deals:
                     return None  # wait: a pending answer may explain the next deal
             turn[0] += 1
@@ -807,11 +873,12 @@ class Explorer:
             if core is None or turn[0] % 2 == 0:
                 seed = self.map.seed_by_size()
                 if seed is not None:
-                    return _decide, seed, (True,)
-            if core is None:
-                return None
-            self.map.claim(core)
-            return _minimise, core, ()
+                    return _decide, seed, (True, True)
+            if core is not None:
+                self.map.claim(core)
+                return _minimise, core, ()
+            again = next_set_aside(None)
+            return None if again is None else (_decide, again, (True, False))
 
         while True:
             out_of_time = stop_at is not None and time.monotonic() > stop_at
@@ -878,7 +945,8 @@ class Explorer:
         order = lambda m: (m.bit_count(), members(m))  # noqa: E731
         # A set left undecided that a tower met later (a colouring of another's witness) is
         # decided; one later found to hold a conflict still hides its subsets, unasked.
-        unknown = [m for m in self.map.unknown if not self.map.known_solvable(m)]
+        unknown = [m for m in (*self.map.unknown, *self.map.deferred())
+                   if not self.map.known_solvable(m)]
         complete = self.map.closed and not unknown and not hiding
         complete_up_to = self.largest if complete else 0
         while complete_up_to < self.largest and not self.map.open_up_to(complete_up_to + 1):

@@ -23,6 +23,12 @@ incomplete (the MUSes inside such a set may be missing). Its supersets come last
 hard (green's 30-minute audit spent 1,300 of its 3,600 s of worker time on eleven sets of 4
 cards holding G13 G24 G30, undecided each), and if the set is unsolvable none of them is a MUS.
 
+A set can also be set aside for now (`defer`): a first short check ran out of time. It is
+treated like an undecided set (its subsets held back, its supersets last) until `reconsider`
+brings it back to be asked with more time, once nothing else is left; meanwhile the answers to
+other sets often explain it (a generated deck's X34 X35 X50, undecided at 240 s twice, was met
+by a colouring of a later set's tower), and the map does not close while it is aside.
+
 Seeds can also be asked for in growing sizes (`seed_by_size`), so that the conflicts of few
 cards, which spoil the most deals, are found before the larger ones.
 
@@ -140,6 +146,8 @@ class CardMap:
         self.muses = MaskSet(n)
         self.unknown = MaskSet(n)
         self._pending: dict[int, z3.BoolRef] = {}  # seed -> guard of its temporary block
+        # set aside for now -> guards of its block below (subsets) and above (supersets)
+        self._deferred: dict[int, tuple[z3.BoolRef, z3.BoolRef]] = {}
         self._guards = 0
         self.closed = False
         # An undecided set is set aside with its subsets for `seed` (under `_undecided_below`),
@@ -195,7 +203,8 @@ class CardMap:
             self.solver.add(z3.AtLeast(*self.cards, k + 1))
 
     def explained(self, mask: int) -> bool:
-        """Known solvable, known unsolvable, or set aside as undecided."""
+        """Known solvable, known unsolvable, or set aside as undecided (for good: a set inside
+        one set aside for now is still asked when it comes up)."""
         return (mask.bit_count() <= self.explained_up_to or self.known_solvable(mask)
                 or self.known_unsolvable(mask) or self.unknown.has_superset_of(mask))
 
@@ -208,8 +217,35 @@ class CardMap:
         it and its supersets); `seed_by_size` leaves its supersets to the end."""
         self.unknown.add(mask)
         self._block_down(mask, self._undecided_below)
-        self.solver.add(z3.Implies(self._undecided_above,
-                                   z3.Or([z3.Not(self.cards[k]) for k in members(mask)])))
+        self._block_up(mask, self._undecided_above)
+
+    def defer(self, mask: int) -> None:
+        """Set `mask` aside for now, as if undecided, until `reconsider`."""
+        self._guards += 1
+        below = z3.Bool(f"deferred_below_{self._guards}", self.ctx)
+        above = z3.Bool(f"deferred_above_{self._guards}", self.ctx)
+        self._block_down(mask, below)
+        self._block_up(mask, above)
+        self._deferred[mask] = (below, above)
+
+    def deferred(self) -> list[int]:
+        """The sets set aside for now, in the order they were."""
+        return list(self._deferred)
+
+    def reconsider(self, mask: int) -> None:
+        """Bring back a set set aside (`defer`): it is open again, to be asked or explained.
+        The walk over small sets starts again, to meet the sets it passed for holding it."""
+        for guard in self._deferred.pop(mask):
+            self.solver.add(z3.Not(guard))
+        if self._small_walk is not None and mask.bit_count() <= self._small_walk[0]:
+            self._small_walk = None
+
+    def _set_aside_above(self, mask: int) -> bool:
+        """Holding a set set aside for now or for good."""
+        return self.unknown.has_subset_of(mask) or any(d & ~mask == 0 for d in self._deferred)
+
+    def _block_up(self, mask: int, guard: z3.BoolRef) -> None:
+        self.solver.add(z3.Implies(guard, z3.Or([z3.Not(self.cards[k]) for k in members(mask)])))
 
     def _block_down(self, mask: int, guard: z3.BoolRef | None = None) -> None:
         outside = [self.cards[k] for k in range(self.n) if not mask >> k & 1]
@@ -221,13 +257,15 @@ class CardMap:
         """A maximal unexplored set (of at most `limit` cards, when given; holding no undecided
         set, with `beside_undecided`) not overlapping the pending ones' subsets, or None when
         there is none (`closed` once nothing is pending either and neither option was given)."""
-        guards = [*self._pending.values(), self._undecided_below]
+        guards = [*self._pending.values(), self._undecided_below,
+                  *(below for below, _ in self._deferred.values())]
         if limit is not None:
             guards.append(self._at_most(limit))
         if beside_undecided:
-            guards.append(self._undecided_above)
+            guards += [self._undecided_above, *(above for _, above in self._deferred.values())]
         if z3check.check(self.solver, *guards) != z3.sat:
-            self.closed = limit is None and not beside_undecided and not self._pending
+            self.closed = (limit is None and not beside_undecided and not self._pending
+                           and not self._deferred)
             return None
         model = self.solver.model()
         mask = mask_of(k for k in range(self.n) if z3.is_true(model.eval(self.cards[k])))
@@ -242,7 +280,7 @@ class CardMap:
                 break
             grown = mask | 1 << k
             if not self.muses.has_subset_of(grown) and not (
-                    beside_undecided and self.unknown.has_subset_of(grown)):
+                    beside_undecided and self._set_aside_above(grown)):
                 mask = grown
         self.claim(mask)
         return mask
@@ -288,7 +326,7 @@ class CardMap:
             if mask in self._small_waiting:
                 self._small_waiting.remove(mask)
             if (mask.bit_count() <= self.explained_up_to or self.known_solvable(mask)
-                    or self.known_unsolvable(mask) or self.unknown.has_subset_of(mask)):
+                    or self.known_unsolvable(mask) or self._set_aside_above(mask)):
                 continue
             if self.held_back(mask):
                 self._small_waiting.append(mask)
