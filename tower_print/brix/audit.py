@@ -329,13 +329,7 @@ class SeedDecider:
         `SET_ASIDE` when `first_try` ran out (`FIRST_TRY`). The check goes into the
         `outcome`'s trace, and the witness, if any, into its towers."""
         start = time.monotonic()
-        limit = self.first_try_for(mask.bit_count()) if first_try else None
-        if limit is not None:
-            status, found, note, tower = self._check_on(mask, limit=limit)
-            if note.startswith(TIME_LIMIT):
-                note = f"{SET_ASIDE} {limit:g} s"
-        else:
-            status, found, note, tower = self._check(mask)
+        status, found, note, tower = self._check(mask, first_try)
         seconds = time.monotonic() - start
         outcome.trace.append((mask.bit_count(), status, round(seconds, 3)))
         if tower is not None:
@@ -352,8 +346,10 @@ class SeedDecider:
         return TowerSolver(self.deck.bricks, self.deck.all_used, seed=self.seed,
                            library=shape_library(self.deck.bricks, self.deck.all_used))
 
-    def _check(self, mask: int) -> tuple[str, int, str, Tower | None]:
-        """Asked on the kept solver first; if that runs out of time, once more split into
+    def _check(self, mask: int, first_try: bool = False) -> tuple[str, int, str, Tower | None]:
+        """With `first_try` (and a first try shorter than the set's limit), one check of
+        `FIRST_TRY` seconds, whose running out is noted `SET_ASIDE`. Otherwise asked on the
+        kept solver first; if that runs out of time, once more split into
         cases after a mirror-symmetric tower is looked for (`TowerSolver.check_by_cases` with
         the `HINT_CHALLENGE` hint), on a fresh solver, which then replaces it, if
         the kept one has been asked about other cards. Every card a solver was asked about
@@ -361,6 +357,12 @@ class SeedDecider:
         thousand questions took 2-4 times as long for the same proof: G25 G31 G37 and G09 G32
         G48 were undecided at 60 s in the fourteenth session's audit, and a fresh solver
         proves them in 8-9 s (benchmarks/RESULTS.md)."""
+        limit = self.first_try_for(mask.bit_count()) if first_try else None
+        if limit is not None:
+            status, found, note, tower = self._check_on(mask, limit=limit)
+            if note.startswith(TIME_LIMIT):
+                note = f"{SET_ASIDE} {limit:g} s"
+            return status, found, note, tower
         answer = self._check_on(mask)
         if answer[0] == UNKNOWN and answer[2] != BUDGET_SPENT:
             if self.asked & ~mask:

@@ -216,16 +216,14 @@ class CardMap:
         """A set left undecided: it and its subsets are set aside, unexplained (for small seeds,
         it and its supersets); `seed_by_size` leaves its supersets to the end."""
         self.unknown.add(mask)
-        self._block_down(mask, self._undecided_below)
-        self._block_up(mask, self._undecided_above)
+        self._set_aside(mask, self._undecided_below, self._undecided_above)
 
     def defer(self, mask: int) -> None:
         """Set `mask` aside for now, as if undecided, until `reconsider`."""
         self._guards += 1
         below = z3.Bool(f"deferred_below_{self._guards}", self.ctx)
         above = z3.Bool(f"deferred_above_{self._guards}", self.ctx)
-        self._block_down(mask, below)
-        self._block_up(mask, above)
+        self._set_aside(mask, below, above)
         self._deferred[mask] = (below, above)
 
     def deferred(self) -> list[int]:
@@ -244,8 +242,10 @@ class CardMap:
         """Holding a set set aside for now or for good."""
         return self.unknown.has_subset_of(mask) or any(d & ~mask == 0 for d in self._deferred)
 
-    def _block_up(self, mask: int, guard: z3.BoolRef) -> None:
-        self.solver.add(z3.Implies(guard, z3.Or([z3.Not(self.cards[k]) for k in members(mask)])))
+    def _set_aside(self, mask: int, below: z3.BoolRef, above: z3.BoolRef) -> None:
+        """Under `below`, no seed inside `mask`; under `above`, none holding it."""
+        self._block_down(mask, below)
+        self.solver.add(z3.Implies(above, z3.Or([z3.Not(self.cards[k]) for k in members(mask)])))
 
     def _block_down(self, mask: int, guard: z3.BoolRef | None = None) -> None:
         outside = [self.cards[k] for k in range(self.n) if not mask >> k & 1]
