@@ -158,8 +158,7 @@ def test_sets_set_aside_are_asked_again_once_nothing_else_is_left(trial: int) ->
             again = [d for d in cmap.deferred() if d.bit_count() <= small]
             if again:
                 seed = again[0]
-                cmap.reconsider(seed)
-                cmap.claim(seed)
+                cmap.retry(seed)
                 answer(seed)
                 cmap.settle(seed)
                 continue
@@ -173,8 +172,7 @@ def test_sets_set_aside_are_asked_again_once_nothing_else_is_left(trial: int) ->
             if not cmap.deferred():
                 break
             seed = cmap.deferred()[0]
-            cmap.reconsider(seed)
-            cmap.claim(seed)
+            cmap.retry(seed)
             answer(seed)
         elif hard(seed) and seed not in tried:
             tried.add(seed)
@@ -185,6 +183,40 @@ def test_sets_set_aside_are_asked_again_once_nothing_else_is_left(trial: int) ->
         cmap.settle(seed)
     assert tried and cmap.closed and not cmap.deferred()
     assert set(cmap.muses) == _minimal(planted)
+
+
+def test_supersets_of_a_set_asked_again_wait_until_it_settles() -> None:
+    """While a set set aside is asked again (`retry`), no seed, small or grown, holds it; once
+    it settles solvable, the small sets holding it come (the walk over small sets restarts)."""
+    n, small = 6, 3
+    retried = mask_of([0, 1])
+    cmap = CardMap(n, max_cards=None, seed=0)
+    assert cmap.small_seed(small) == mask_of([0])
+    cmap.add_solvable(mask_of([0]))
+    cmap.settle(mask_of([0]))
+    cmap.claim(retried)  # asked, as the walk would, and its first try runs out
+    cmap.defer(retried)
+    cmap.settle(retried)
+    cmap.retry(retried)
+    assert retried not in cmap.deferred()
+    during = []
+    while (seed := cmap.small_seed(small)) is not None:
+        during.append(seed)
+        cmap.add_solvable(seed)
+        cmap.settle(seed)
+    grown = cmap.seed(beside_undecided=True)
+    assert grown is None or retried & ~grown != 0
+    if grown is not None:
+        cmap.settle(grown)
+    assert during and all(retried & ~seed != 0 for seed in during)
+    cmap.add_solvable(retried)
+    cmap.settle(retried)
+    after = []
+    while (seed := cmap.small_seed(small)) is not None:
+        after.append(seed)
+        cmap.add_solvable(seed)
+        cmap.settle(seed)
+    assert sorted(after) == sorted(retried | 1 << k for k in range(2, n))
 
 
 def test_map_with_a_size_limit_explains_every_small_set() -> None:

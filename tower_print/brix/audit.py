@@ -846,8 +846,7 @@ class Explorer:
                 if self.map.known_solvable(mask) or self.map.known_unsolvable(mask):
                     self.map.reconsider(mask)
                 elif not self.map.held_back(mask):
-                    self.map.reconsider(mask)
-                    self.map.claim(mask)
+                    self.map.retry(mask)
                     return mask
             return None
 

@@ -148,6 +148,8 @@ class CardMap:
         self._pending: dict[int, z3.BoolRef] = {}  # seed -> guard of its temporary block
         # set aside for now -> guards of its block below (subsets) and above (supersets)
         self._deferred: dict[int, tuple[z3.BoolRef, z3.BoolRef]] = {}
+        # being asked again (`retry`) -> guard of its block above, dropped when it settles
+        self._retrying: dict[int, z3.BoolRef] = {}
         self._guards = 0
         self.closed = False
         # An undecided set is set aside with its subsets for `seed` (under `_undecided_below`),
@@ -231,16 +233,29 @@ class CardMap:
         return list(self._deferred)
 
     def reconsider(self, mask: int) -> None:
-        """Bring back a set set aside (`defer`): it is open again, to be asked or explained.
+        """Bring back a set set aside (`defer`) that was explained meanwhile: it is open again.
         The walk over small sets starts again, to meet the sets it passed for holding it."""
         for guard in self._deferred.pop(mask):
             self.solver.add(z3.Not(guard))
+        self._restart_small_walk(mask)
+
+    def retry(self, mask: int) -> None:
+        """Claim a set set aside (`defer`) to ask it again now. Its supersets stay aside until
+        it settles: while green's G13 G24 G30 was asked again for 480 s (and stayed undecided),
+        two sets of 4 cards holding it were asked, for 20 s each, in vain."""
+        below, above = self._deferred.pop(mask)
+        self.solver.add(z3.Not(below))
+        self._retrying[mask] = above
+        self.claim(mask)
+
+    def _restart_small_walk(self, mask: int) -> None:
         if self._small_walk is not None and mask.bit_count() <= self._small_walk[0]:
             self._small_walk = None
 
     def _set_aside_above(self, mask: int) -> bool:
-        """Holding a set set aside for now or for good."""
-        return self.unknown.has_subset_of(mask) or any(d & ~mask == 0 for d in self._deferred)
+        """Holding a set set aside for now (or being asked again) or for good."""
+        return self.unknown.has_subset_of(mask) or any(
+            d & ~mask == 0 for d in chain(self._deferred, self._retrying))
 
     def _set_aside(self, mask: int, below: z3.BoolRef, above: z3.BoolRef) -> None:
         """Under `below`, no seed inside `mask`; under `above`, none holding it."""
@@ -262,7 +277,8 @@ class CardMap:
         if limit is not None:
             guards.append(self._at_most(limit))
         if beside_undecided:
-            guards += [self._undecided_above, *(above for _, above in self._deferred.values())]
+            guards += [self._undecided_above, *(above for _, above in self._deferred.values()),
+                       *self._retrying.values()]
         if z3check.check(self.solver, *guards) != z3.sat:
             self.closed = (limit is None and not beside_undecided and not self._pending
                            and not self._deferred)
@@ -356,6 +372,11 @@ class CardMap:
         self._pending[mask] = guard
 
     def settle(self, seed: int) -> None:
-        """The pending seed's answer is in (and was added): drop its temporary block."""
+        """The pending seed's answer is in (and was added): drop its temporary block, and, for a
+        set asked again (`retry`), the block of its supersets."""
         guard = self._pending.pop(seed)
         self.solver.add(z3.Not(guard))
+        above = self._retrying.pop(seed, None)
+        if above is not None:
+            self.solver.add(z3.Not(above))
+            self._restart_small_walk(seed)
