@@ -352,7 +352,7 @@ default): on the green deck it covers 73 % of easy deals, 22 % of medium, 3 % of
 a solver check (3000 towers: 56 %, 11 %, 1 %)."""
 AUDIT_SMALL_TIMEOUT = 240.0
 """Seconds per check of a set of up to 3 cards (tower_print.brix.audit.SMALL_TIMEOUT, why there)."""
-AUDIT_FIRST_TRY = 20.0
+AUDIT_FIRST_TRY = 10.0
 """Seconds of each set's first check (tower_print.brix.audit.FIRST_TRY, why there)."""
 AUDIT_FIRST_DEALS = 300
 """Sampled deals per level the audit decides first (`AuditSettings.deal_seeds`): a hard

@@ -89,13 +89,15 @@ G24 G28 G30 took 62 s to solve in one run (over the 60 s of other checks), 24 s 
 and G13 G24 G30 stays undecided at 240 s (it is proved by enumeration instead:
 content/brix/conflicts/green.yaml). An undecided set is asked once more, split into cases
 (`SeedDecider._check`), so a hopeless small set costs a process twice this."""
-FIRST_TRY = 20.0
+FIRST_TRY = 10.0
 """Seconds of a set's first check: one that runs out is set aside (`CardMap.defer`) and asked
 again with its full time limit (and the retry by cases) once nothing else is left. In the
 forty-ninth session's 30-minute audits, 97 % of the checks that came to an answer took under
 20 s, and the sets that took their full time, undecided, used 35-60 % of the worker time; set
 aside, the answers to other sets often explain them first (a colouring of a later tower met the
-generated deck's X34 X35 X50 after 480 s undecided)."""
+generated deck's X34 X35 X50 after 480 s undecided). Of the first tries measured (30-minute
+audits from scratch, benchmarks/RESULTS.md, fifty-first session), 10 s found the most
+conflicts: pink 271 at 20 s, 383 at 10 s, 380 at 5 s; green 350 at 20 s, 386 at 10 s."""
 SET_ASIDE = "set aside after a first try of"
 """How the note of an "unknown" first try starts (`FIRST_TRY`)."""
 TIME_LIMIT = "no answer within"
