@@ -194,7 +194,7 @@ class CardMap:
         if mask in self.muses:
             return False
         self.muses.add(mask)
-        self.solver.add(z3.Or([z3.Not(self.cards[k]) for k in members(mask)]))
+        self.solver.add(self._not_all_of(mask))
         return True
 
     def explain_up_to(self, k: int) -> None:
@@ -221,7 +221,7 @@ class CardMap:
         self._set_aside(mask, self._undecided_below, self._undecided_above)
 
     def defer(self, mask: int) -> None:
-        """Set `mask` aside for now, as if undecided, until `reconsider`."""
+        """Set `mask` aside for now, as if undecided, until `reconsider` or `retry`."""
         self._guards += 1
         below = z3.Bool(f"deferred_below_{self._guards}", self.ctx)
         above = z3.Bool(f"deferred_above_{self._guards}", self.ctx)
@@ -235,8 +235,7 @@ class CardMap:
     def reconsider(self, mask: int) -> None:
         """Bring back a set set aside (`defer`) that was explained meanwhile: it is open again.
         The walk over small sets starts again, to meet the sets it passed for holding it."""
-        for guard in self._deferred.pop(mask):
-            self.solver.add(z3.Not(guard))
+        self._release(*self._deferred.pop(mask))
         self._restart_small_walk(mask)
 
     def retry(self, mask: int) -> None:
@@ -244,7 +243,7 @@ class CardMap:
         it settles: while green's G13 G24 G30 was asked again for 480 s (and stayed undecided),
         two sets of 4 cards holding it were asked, for 20 s each, in vain."""
         below, above = self._deferred.pop(mask)
-        self.solver.add(z3.Not(below))
+        self._release(below)
         self._retrying[mask] = above
         self.claim(mask)
 
@@ -260,7 +259,11 @@ class CardMap:
     def _set_aside(self, mask: int, below: z3.BoolRef, above: z3.BoolRef) -> None:
         """Under `below`, no seed inside `mask`; under `above`, none holding it."""
         self._block_down(mask, below)
-        self.solver.add(z3.Implies(above, z3.Or([z3.Not(self.cards[k]) for k in members(mask)])))
+        self.solver.add(z3.Implies(above, self._not_all_of(mask)))
+
+    def _not_all_of(self, mask: int) -> z3.BoolRef:
+        """No seed holds every card of `mask`."""
+        return z3.Or([z3.Not(self.cards[k]) for k in members(mask)])
 
     def _block_down(self, mask: int, guard: z3.BoolRef | None = None) -> None:
         outside = [self.cards[k] for k in range(self.n) if not mask >> k & 1]
@@ -374,9 +377,13 @@ class CardMap:
     def settle(self, seed: int) -> None:
         """The pending seed's answer is in (and was added): drop its temporary block, and, for a
         set asked again (`retry`), the block of its supersets."""
-        guard = self._pending.pop(seed)
-        self.solver.add(z3.Not(guard))
+        self._release(self._pending.pop(seed))
         above = self._retrying.pop(seed, None)
         if above is not None:
-            self.solver.add(z3.Not(above))
+            self._release(above)
             self._restart_small_walk(seed)
+
+    def _release(self, *guards: z3.BoolRef) -> None:
+        """Drop the blocks under `guards` for good (each guard is false from now on)."""
+        for guard in guards:
+            self.solver.add(z3.Not(guard))
