@@ -99,3 +99,13 @@ def test_a_context_interrupted_while_it_is_made_goes_quietly(
         make()
     gc.collect()
     assert seen == complaints
+
+
+def test_the_installed_command_keeps_interrupts() -> None:
+    """`tower-print` starts at `cli.main`, which installs the hook, not at the bare Typer app."""
+    from importlib.metadata import entry_points
+
+    from tower_print import cli
+
+    (script,) = entry_points(group="console_scripts", name="tower-print")
+    assert script.load() is cli.main
