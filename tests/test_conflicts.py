@@ -4,6 +4,7 @@ answers a deal holding one without Z3, and the shipped ones are proved again her
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,7 @@ from tower_print.brix.conflicts import (
     write_conflicts,
 )
 from tower_print.brix.decks import load_deck, shipped_deck
+from tower_print.brix.difficulty import TowerPool
 from tower_print.brix.sampling import sample_towers
 from tower_print.brix.shape_library import shape_library
 from tower_print.brix.solver import (
@@ -33,7 +35,7 @@ from tower_print.brix.solver import (
     Labeled,
     TowerSolver,
 )
-from tower_print.brix.stored_towers import tower_line
+from tower_print.brix.stored_towers import Tower, tower_line
 from tower_print.content import ContentError, UserError
 
 PLANTED = load_deck(Path(__file__).parent / "data" / "brix-planted.yaml")
@@ -306,8 +308,43 @@ def test_a_badly_written_tower_names_its_line_and_brick(
     path = tmp_path / "planted.yaml"
     path.write_text(f"deck: planted\nfingerprint: {deck_fingerprint(PLANTED)}\nconflicts: []\n"
                     f"towers:\n  - {tower}\n", encoding="utf-8")
+    read = read_conflict_file(path, PLANTED)  # towers are read when first asked for
+    assert read is not None and len(read.towers) == 1
     with pytest.raises(ContentError, match=rf"planted.yaml:5: {says}"):
-        read_conflict_file(path, PLANTED)
+        read.towers[0]
+    with pytest.raises(ContentError, match=rf"planted.yaml:5: {says}"):
+        conflicts_to_take(path, PLANTED)
+
+
+def test_a_files_towers_are_read_when_asked_for_and_judged_under_their_lines(
+    tmp_path: Path,
+) -> None:
+    """A verify reads one or two of a file's thousands of towers (`TowerLines`); the pool of
+    them keeps its verdicts under a name made from the lines, the same as for the towers read."""
+    path = tmp_path / "planted.yaml"
+    lines = [tower_line(TOWERS[0]), tower_line(TOWERS[1])]
+
+    def towers_of_file(*lines: str) -> Sequence[Tower]:
+        path.write_text(f"deck: planted\nfingerprint: {deck_fingerprint(PLANTED)}\n"
+                        "conflicts: []\ntowers:\n" + "".join(f"  - {line}\n" for line in lines),
+                        encoding="utf-8")
+        read = read_conflict_file(path, PLANTED)
+        assert read is not None
+        return read.towers
+
+    cards = [card.condition for card in PLANTED.cards]
+    judged = TowerPool(PLANTED.bricks, PLANTED.all_used, 0, 0, cache=tmp_path,
+                       towers=towers_of_file(*lines))
+    masks = [judged.mask(c) for c in cards]
+    judged.save()
+    read = towers_of_file(*lines)
+    again = TowerPool(PLANTED.bricks, PLANTED.all_used, 0, 0, cache=tmp_path, towers=read[:])
+    assert [again.mask(c) for c in cards] == masks and again._judges is None
+    assert [tower_line(t) for t in again.towers] == lines
+    broken = towers_of_file(*lines, "red 0 0 0 2 4")
+    assert len(broken) == 3 and tower_line(broken[1]) == lines[1]
+    with pytest.raises(ContentError, match=r"planted.yaml:7: towers\[2\]: brick 1"):
+        broken[-1]
 
 
 def test_an_audit_takes_no_tower_that_falls_or_meets_a_listed_conflict(tmp_path: Path) -> None:

@@ -60,7 +60,7 @@ from tower_print.brix.checker import problems
 from tower_print.brix.decks import Deck
 from tower_print.brix.difficulty import TowerPool, cache_folder
 from tower_print.brix.language import Condition
-from tower_print.brix.stored_towers import Tower, tower_line, tower_of_line
+from tower_print.brix.stored_towers import Tower, TowerLines, tower_line
 from tower_print.content import Node, UserError, content_root, load_yaml
 from tower_print.render.scene import write_atomic
 
@@ -95,8 +95,9 @@ class ConflictFile:
     nodes: tuple[Node, ...] = field(default=(), compare=False)  # each set's line, for errors
     proofs: tuple[tuple[tuple[str, ...], str], ...] = ()
     """(set, the command that proves it) for the sets proved without Z3 (module docstring)."""
-    towers: tuple[Tower, ...] = ()
-    """Towers audits met (module docstring); read back unchecked (`conflicts_to_take`)."""
+    towers: Sequence[Tower] = ()
+    """Towers audits met (module docstring); read back unchecked (`conflicts_to_take`), each
+    when first asked for (`TowerLines`)."""
     tower_nodes: tuple[Node, ...] = field(default=(), compare=False)
     unminimised: tuple[tuple[str, ...], ...] = ()
     """Sets no tower meets that an audit had no time to shrink (module docstring)."""
@@ -404,7 +405,7 @@ def read_conflict_file(path: Path, deck: Deck) -> ConflictFile | None:
     return ConflictFile(
         sets, 0 if complete is None else complete.int(low=0), _history(path, deck), nodes,
         _proofs(root.get("proofs"), {frozenset(ids) for ids in sets}, card_ids),
-        tuple(node.parsed(lambda line: tower_of_line(line, colors)) for node in tower_nodes),
+        TowerLines(tower_nodes, colors),
         tower_nodes, unminimised, tried_at, unminimised_nodes,
         tuple(zip(undecided, cast(tuple[float, ...], undecided_at), strict=True)))
 
@@ -502,8 +503,9 @@ def shipped(deck: Deck) -> Shipped:
         sets = () if known is None else known.sets
         towers = None if known is None or not known.towers else TowerPool(
             deck.bricks, deck.all_used, 0, 0, cache=cache_folder(), towers=known.towers)
+        condition = {card.id: card.condition for card in deck.cards}
         _SHIPPED[key] = Shipped(
-            tuple(frozenset(deck.card(i).condition for i in ids) for ids in sets), towers)
+            tuple(frozenset(condition[i] for i in ids) for ids in sets), towers)
     return _SHIPPED[key]
 
 

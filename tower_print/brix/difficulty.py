@@ -32,6 +32,7 @@ from tower_print.brix.evaluate import Evaluator
 from tower_print.brix.geometry import PlacedBrick
 from tower_print.brix.language import Condition, describe
 from tower_print.brix.sampling import Tower, sample_towers
+from tower_print.brix.stored_towers import lines_of
 from tower_print.content import content_root, load_yaml
 from tower_print.render.scene import write_atomic
 
@@ -182,9 +183,11 @@ class TowerPool:
     they depend on: the brick set, rule, size, seed and the source of the code that samples
     and judges towers. A stale or unreadable file is ignored and written again.
 
-    `towers`: judge these towers instead of sampling (`samples` and `seed` unused; the towers
-    are part of the cache's name): the towers a deck's audits met (`conflicts.known_towers`),
-    whose masks would cost about 0.06 s per card to work out in every run."""
+    `towers`: judge these towers instead of sampling (`samples` and `seed` unused; the towers'
+    lines are part of the cache's name, and only they are kept, not the towers, which stay
+    unread while their masks are cached: `TowerLines`): the towers a deck's audits met
+    (`conflicts.known_towers`), whose masks would cost about 0.06 s per card to work out in
+    every run."""
 
     def __init__(
         self, brick_set: BrickSet, all_used: bool, samples: int, seed: int,
@@ -196,10 +199,11 @@ class TowerPool:
         self.settings = settings or default_settings()
         self._masks: dict[Condition, int] = {}
         self._stored: dict[str, int] = {}
-        key = self._key((samples, seed) if towers is None else (tuple(towers),))
+        self._given = towers is not None
+        key = self._key((samples, seed) if towers is None else (lines_of(towers),))
         self._file = None if cache is None else cache / f"pool-{key}.json"
         read = self._read(parse_towers=towers is None)
-        self.towers: list[Tower] = list(towers) if towers is not None else read or sample_towers(
+        self.towers: Sequence[Tower] = towers if towers is not None else read or sample_towers(
             brick_set, all_used, samples, seed=seed)
         self._judges: list[Evaluator] | None = None
         self._saved = len(self._stored)
@@ -237,7 +241,7 @@ class TowerPool:
             self._stored[describe(condition)] = bits
         if self._file is None or len(self._stored) == self._saved:
             return
-        data = {"towers": [[b.as_row() for b in t] for t in self.towers],
+        data = {"towers": [] if self._given else [[b.as_row() for b in t] for t in self.towers],
                 "masks": {text: format(bits, "x") for text, bits in sorted(self._stored.items())}}
         try:
             self._file.parent.mkdir(parents=True, exist_ok=True)
