@@ -687,6 +687,29 @@ def test_a_set_the_known_file_left_undecided_waits_for_a_longer_limit(tmp_path: 
         assert ('"seed": ["T2", "T3", "T6", "T8"]' in cache_log) == (not taken)
 
 
+def test_a_set_the_known_file_left_after_a_first_try_waits_for_the_end(tmp_path: Path) -> None:
+    """Undecided at 10 s, the first try's length: set aside from the start as after this
+    audit's own first try (asked with its full time once nothing else is left, or dropped if
+    settled meanwhile); at 60 s, set aside as undecided; at 5 s, asked as any set."""
+    deck = load_deck(PLANTED)
+    given = {mask_of([1, 2, 5, 7]): 10.0, mask_of([1, 2, 5, 6]): 60.0, mask_of([0, 3, 5, 7]): 5.0}
+    explorer = Explorer(deck, SETTINGS, tmp_path, known_undecided=given)
+    explorer._set_aside_known_undecided()
+    assert explorer.map.deferred() == [mask_of([1, 2, 5, 7])]
+    assert list(explorer.map.unknown) == [mask_of([1, 2, 5, 6])]
+    assert (explorer.first_tries_taken, explorer.undecided_taken) == (1, 1)
+    known = _known_file(tmp_path / "known.yaml", "T1 T2")
+    known.write_text(known.read_text()
+                     + "undecided:\n  - cards: T2 T3 T6 T8\n    tried_at: 10\n")
+    out = tmp_path / "out.yaml"
+    result = _audit_known(tmp_path, known, "--json", "--conflicts-out", str(out))
+    assert result.exit_code == 0, result.output  # decided in the end: complete
+    report = json.loads(result.output)
+    assert (report["first_tries_taken"], report["undecided_taken"]) == (1, 0)
+    written = read_conflict_file(out, deck)
+    assert written is not None and written.undecided == ()
+
+
 def test_an_incomplete_report_counts_its_loose_ends_in_plain_english(planted_audit) -> None:  # type: ignore[no-untyped-def]
     deck, found = planted_audit
     loose = dataclasses.replace(found, complete=False, conflicts_unminimised=[found.muses[0]],

@@ -598,6 +598,7 @@ class Exploration:
     """Sets checks ran out of time on, with the longest limit tried: this run's and the
     undecided sets taken as known (`known_undecided`) that it did not decide."""
     undecided_taken: int = 0  # of those taken as known, set aside without a check
+    first_tries_taken: int = 0  # of those taken as known, set aside as after a first try
     towers: list[Tower] = field(default_factory=list)
     """Checked towers met by the solver or taken as known, one for each of the maximal
     `solvable` sets such a tower meets (the pool's towers are drawn again from the seed)."""
@@ -640,7 +641,8 @@ class Explorer:
         808 s of the twenty-ninth round's worker time and stayed as they were) or the set holds
         more cards than `max_cards`. `known_undecided`: the file's sets earlier checks ran out
         of time on, each with that limit: set aside as undecided from the start unless this
-        audit's checks of them would have more time."""
+        audit's checks of them would have more time (those a first try ran out on: as after
+        this audit's own first try)."""
         self.deck = deck
         self.settings = settings
         self.known = list(known)
@@ -670,6 +672,7 @@ class Explorer:
         # sets checks ran out of time on (the file's among them): the longest limit tried
         self.undecided: dict[int, float] = dict(self.known_undecided)
         self.undecided_taken = 0  # of the file's, those set aside without a check
+        self.first_tries_taken = 0  # of the file's, those set aside as after a first try
         self.budget_cut: set[int] = set()  # sets left undecided because the budget ended
         self.checks = 0
         self.resumed = 0
@@ -908,12 +911,21 @@ class Explorer:
 
     def _set_aside_known_undecided(self) -> None:
         """The file's undecided sets this audit would ask with no more time than before are
-        set aside as undecided (those it knows the answer for or does not explore are not)."""
+        set aside as undecided (those it knows the answer for or does not explore are not).
+        Those only a first try ran out on, no shorter than this audit's, are set aside as
+        after its own first try, to be asked with their full time once nothing else is left:
+        asked anew, each cost a first try in vain (a green round leaves 60-150 of them)."""
         for mask, tried_at in self.known_undecided.items():
-            if (tried_at >= self.settings.timeout_for(mask.bit_count())
-                    and mask.bit_count() <= self.largest and not self.map.explained(mask)):
+            cards = mask.bit_count()
+            if cards > self.largest or self.map.explained(mask):
+                continue
+            first_try = self.settings.first_try_for(cards)
+            if tried_at >= self.settings.timeout_for(cards):
                 self.map.add_unknown(mask)
                 self.undecided_taken += 1
+            elif first_try is not None and tried_at >= first_try:
+                self.map.defer(mask)
+                self.first_tries_taken += 1
 
     def _check_known(self) -> None:
         """Each known conflict against what this audit learnt: no tower met all its cards and
@@ -971,7 +983,7 @@ class Explorer:
             undecided_tried_at={mask: tried_at for mask, tried_at in sorted(
                 self.undecided.items(), key=lambda entry: order(entry[0]))
                 if not self.map.known_solvable(mask) and not self.map.known_unsolvable(mask)},
-            undecided_taken=self.undecided_taken,
+            undecided_taken=self.undecided_taken, first_tries_taken=self.first_tries_taken,
             towers=[self.witnesses[m] for m in sorted(self.map.solvable, key=order)
                     if m in self.witnesses],
         )

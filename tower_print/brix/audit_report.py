@@ -155,6 +155,7 @@ def audit_json(
         "unminimised_left": found.unminimised_left,
         "unminimised_too_large": found.unminimised_too_large,
         "undecided_taken": found.undecided_taken,
+        "first_tries_taken": found.first_tries_taken,
         "seconds": round(found.seconds, 1),
         "note": "unsolvable means: " + LATTICE_NOTE,
     }
@@ -218,6 +219,10 @@ def audit_text(
         lines.append(f"  And its {_count(found.undecided_taken, 'undecided set')}, set aside "
                      "unasked: checks as long as this run's ran out of time on them before "
                      "(only a longer --timeout asks them again).")
+    if found.first_tries_taken:
+        lines.append(f"  And its {_count(found.first_tries_taken, 'set')} a first try ran out "
+                     "on, set aside as after this run's own: asked with the full --timeout "
+                     "once nothing else is left.")
     lines.append(f"  ({found.checks} solver checks this run, {found.resumed} facts read back "
                  f"from the cache, {found.seconds:.0f} s; unsolvable means: {LATTICE_NOTE})")
     lines.append("")
