@@ -913,8 +913,9 @@ class Explorer:
         """The file's undecided sets this audit would ask with no more time than before are
         set aside as undecided (those it knows the answer for or does not explore are not).
         Those only a first try ran out on, no shorter than this audit's, are set aside as
-        after its own first try, to be asked with their full time once nothing else is left:
-        asked anew, each cost a first try in vain (a green round leaves 60-150 of them)."""
+        after its own first try, to be asked with their full time once nothing else is left,
+        as the audit that left them would have: of the 84 a green round left, the next round
+        (not told of them) asked 16 anew, 13 of them in vain (130 s), 3 solvable."""
         for mask, tried_at in self.known_undecided.items():
             cards = mask.bit_count()
             if cards > self.largest or self.map.explained(mask):
