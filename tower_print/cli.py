@@ -404,8 +404,8 @@ def brix_audit(
         help="Take the minimal conflicts and towers of this file (earlier audits' "
              "--conflicts-out, of the same deck version) as known instead of finding them "
              "again; the audit explores what they leave open. Its undecided sets are asked "
-             "again only with a longer --timeout than their tried_at (those tried for no "
-             "longer than --first-try: last, with the full --timeout).")] = None,
+             "again only with a longer --timeout than their tried_at (those only a first try "
+             "ran out on: last, with the full --timeout).")] = None,
 ) -> None:
     """Certify a deck: its conflicts, the odds of an unsolvable deal, each card's price.
 

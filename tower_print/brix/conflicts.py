@@ -370,12 +370,7 @@ def _towers_to_keep(
     the most cards; the file's stay unless a tower kept or the pool covers them. In the order
     offered, the file's first."""
     index = {card.id: k for k, card in enumerate(deck.cards)}
-    kept_met: dict[int, Tower] = {}
-    for tower in kept:
-        kept_met.setdefault(deck.cards_met(tower), tower)
-    found_met: dict[int, Tower] = {}
-    for tower in found:
-        found_met.setdefault(deck.cards_met(tower), tower)
+    kept_met, found_met = _first_per_set(deck, kept), _first_per_set(deck, found)
     pool = {sum(1 << index[i] for i in ids) for ids in solvable}
     pool -= kept_met.keys() | found_met.keys()
     before = _most_cards_first([*pool, *kept_met])
@@ -388,6 +383,14 @@ def _towers_to_keep(
     larger, taken = _most_cards_first([*before, *added]), set(added)
     return (*(tower for mask, tower in kept_met.items() if not _covered(mask, larger)),
             *(tower for mask, tower in found_met.items() if mask in taken))
+
+
+def _first_per_set(deck: Deck, towers: Sequence[Tower]) -> dict[int, Tower]:
+    """The first of `towers` for each set of cards met (bit k: `deck.cards[k]`)."""
+    first: dict[int, Tower] = {}
+    for tower in towers:
+        first.setdefault(deck.cards_met(tower), tower)
+    return first
 
 
 def _most_cards_first(masks: Iterable[int]) -> list[int]:
