@@ -479,6 +479,34 @@ def test_a_small_set_left_undecided_at_the_shorter_limit_is_asked_again(tmp_path
         assert explorer.resumed == replayed
 
 
+def test_a_set_set_aside_after_its_first_try_stays_aside_when_the_log_is_read_back(
+    tmp_path: Path,
+) -> None:
+    """A resumed run (or a log read back with `--budget 1`) sets such a set aside again, as
+    the run that logged it had, and reports it undecided at the first try's length; a run
+    with a longer first try asks it anew; once the log holds the set's answer at its full
+    time, it is no longer set aside."""
+    deck = load_deck(PLANTED)
+    log = audit.AuditLog(tmp_path, deck)
+    ids = [deck.cards[k].id for k in (1, 2, 5, 7)]
+    log.append({"kind": "unknown", "seed": ids, "cards": ids, "checks": 1, "seconds": 10.0,
+                "trace": [], "timeout": 10.0, "note": f"{audit.SET_ASIDE} 10 s"})
+    for first_try, replayed in ((10.0, 1), (20.0, 0)):
+        explorer = Explorer(deck, AuditSettings(timeout=60, first_try=first_try), tmp_path)
+        explorer.replay()
+        assert explorer.resumed == replayed
+    explorer = Explorer(deck, AuditSettings(timeout=60, first_try=10.0), tmp_path)
+    explorer.replay()
+    assert explorer.map.deferred() == [log.mask(ids)]
+    assert explorer.result(0.0).undecided_tried_at == {log.mask(ids): 10.0}
+    log.append({"kind": "unknown", "seed": ids, "cards": ids, "checks": 1, "seconds": 60.0,
+                "trace": [], "timeout": 60.0, "note": f"{audit.TIME_LIMIT} 60 s"})
+    explorer = Explorer(deck, AuditSettings(timeout=60, first_try=10.0), tmp_path)
+    explorer.replay()
+    assert explorer.map.deferred() == [] and list(explorer.map.unknown) == [log.mask(ids)]
+    assert explorer.result(0.0).undecided_tried_at == {log.mask(ids): 60.0}
+
+
 def test_an_undecided_set_a_later_tower_meets_is_not_reported_undecided(tmp_path: Path) -> None:
     """A recoloured witness may meet a set that ran out of time before: it is decided."""
     deck = load_deck(PLANTED)

@@ -687,16 +687,25 @@ class Explorer:
                 has_pool |= (record["seed"], record["samples"]) == (
                     self.settings.seed, self.settings.samples)
                 self.map.add_solvable_many(self.log.mask(ids) for ids in record["solvable"])
-            elif kind == UNKNOWN and (record["timeout"] < self.settings.timeout_for(
-                    len(record["seed"]))
-                                      or not record["note"].startswith(TIME_LIMIT)):
-                continue  # undecided with less time than this run has, or by a fault: ask again
+            elif kind == UNKNOWN and not self._unknown_stands(record):
+                continue
             elif kind in (SOLVABLE, UNSOLVABLE, UNKNOWN):
                 self._apply(self._outcome(record))
             else:
                 continue
             self.resumed += 1
         return has_pool
+
+    def _unknown_stands(self, record: dict[str, Any]) -> bool:
+        """Whether a logged "unknown" holds for this run: its check ran out at no shorter a
+        limit than this run's (a first try: than this run's first try, the set then set aside
+        again as it was, not asked anew for 10 s and dropped from a log read back). Those cut
+        by the budget or a fault, or given less time than this run gives, are asked again."""
+        cards, note, limit = len(record["seed"]), record["note"], record["timeout"]
+        if note.startswith(TIME_LIMIT):
+            return limit >= self.settings.timeout_for(cards)
+        first_try = self.settings.first_try_for(cards)
+        return note.startswith(SET_ASIDE) and first_try is not None and limit >= first_try
 
     def _outcome(self, record: dict[str, Any]) -> Outcome:
         return Outcome(
@@ -730,6 +739,8 @@ class Explorer:
         return record
 
     def _apply(self, outcome: Outcome) -> None:
+        if not outcome.note.startswith(SET_ASIDE):  # a log replayed: asked again since
+            self.map.undefer(outcome.seed)
         for tower in outcome.towers:
             self.witnesses.setdefault(self.deck.cards_met(tower), tower)
         for mask in outcome.found:

@@ -238,6 +238,13 @@ class CardMap:
         self._release(*self._deferred.pop(mask))
         self._restart_small_walk(mask)
 
+    def undefer(self, mask: int) -> None:
+        """Drop the setting aside of `mask` for now, if it is (a log replayed: the set was
+        asked again after its first try, `retry`, and that answer is to hand)."""
+        guards = self._deferred.pop(mask, None)
+        if guards is not None:
+            self._release(*guards)
+
     def retry(self, mask: int) -> None:
         """Claim a set set aside (`defer`) to ask it again now. Its supersets stay aside until
         it settles: while green's G13 G24 G30 was asked again for 480 s (and stayed undecided),
