@@ -15,13 +15,13 @@ again with Z3, know to leave it out, and a reader knows what to rerun. An audit 
 
 The file also keeps the towers its audits met (`towers`, one line each), those meeting a set of
 cards that no other tower there and no tower of the audit's pool meets (of one audit's, at most
-`NEW_TOWERS_KEPT`, those meeting the most cards; they are read when asked for): towers, unlike the
-solver's cached facts, stay valid when the solver changes, and an audit taking the file
-`--known` starts from them, so it neither looks again for the towers earlier audits found nor
-counts the deals they settle as undecided. Each is checked (it stands, keeps the deck's brick
-rule, meets no listed conflict) before it is taken. `brix verify` and `deal` ask them too
-(`known_towers`): a set of cards one of them meets is solvable, with that tower, checked like
-every witness.
+`NEW_TOWERS_KEPT`, those that spare the next audit the most checks; they are read when asked
+for): towers, unlike the solver's cached facts, stay valid when the solver changes, and an
+audit taking the file `--known` starts from them, so it neither looks again for the towers
+earlier audits found nor counts the deals they settle as undecided. Each is checked (it
+stands, keeps the deck's brick rule, meets no listed conflict) before it is taken. `brix
+verify` and `deal` ask them too (`known_towers`): a set of cards one of them meets is
+solvable, with that tower, checked like every witness.
 
 An audit that runs out of time while shrinking a conflict leaves a set no tower meets that
 may hold a smaller conflict. Such sets are kept too (`unminimised`): not for the deals (a
@@ -61,6 +61,7 @@ from tower_print.brix.checker import problems
 from tower_print.brix.decks import Deck
 from tower_print.brix.difficulty import TowerPool, cache_folder
 from tower_print.brix.language import Condition
+from tower_print.brix.new_sets import most_new_sets_first
 from tower_print.brix.stored_towers import Tower, TowerLines, tower_line
 from tower_print.content import Node, UserError, content_root, load_yaml
 from tower_print.render.scene import write_atomic
@@ -272,7 +273,7 @@ def gather_conflicts(
         left, tried_at = _left_to_shrink(new_unminimised, new)
         return ConflictFile(tuple(tuple(ids) for ids in found), complete_up_to,
                             (f"Built by: {command}",),
-                            towers=_towers_to_keep(deck, (), towers, solvable),
+                            towers=_towers_to_keep(deck, (), towers, solvable, complete_up_to),
                             unminimised=left, unminimised_tried_at=tried_at,
                             undecided=_still_undecided(undecided, [*new, *new_unminimised],
                                                        solvable))
@@ -311,7 +312,8 @@ def gather_conflicts(
     left, tried_at = _left_to_shrink(both, map(frozenset, sets))
     return ConflictFile(tuple(sets), max(kept.complete_up_to, complete_up_to),
                         (*kept.history, f"Built by: {command}"), proofs=kept.proofs,
-                        towers=_towers_to_keep(deck, kept.towers, towers, solvable),
+                        towers=_towers_to_keep(deck, kept.towers, towers, solvable,
+                                                max(kept.complete_up_to, complete_up_to)),
                         unminimised=left, unminimised_tried_at=tried_at,
                         undecided=_still_undecided([*kept.undecided, *undecided],
                                                    [*map(frozenset, sets), *both], solvable))
@@ -354,33 +356,41 @@ def _card_ids(deck: Deck, mask: int) -> frozenset[str]:
 
 
 NEW_TOWERS_KEPT = 1000
-"""The most towers one audit adds to a file, those meeting the most cards first: a round of
-green in the fifty-second session met 34,036 sets no earlier tower met (5.8 MB of towers; the
-file held 3,056), most of them by-products of a few checks that each grew one set and met
-hundreds of towers on the way, which the next audit meets again as cheaply."""
+"""The most towers one audit adds to a file: a round of green in the fifty-second session met
+34,036 sets no earlier tower met (5.8 MB of towers; the file held 3,056), most of them
+by-products of a few checks that each grew one set and met hundreds of towers on the way. Those
+kept are the ones that spare the next audit the most checks (`new_sets`)."""
 
 
 def _towers_to_keep(
     deck: Deck, kept: Sequence[Tower], found: Sequence[Tower], solvable: Sequence[set[str]],
+    complete_up_to: int,
 ) -> tuple[Tower, ...]:
     """Of the file's towers (`kept`) and the audit's (`found`), one per set of cards met, and
     none whose set lies inside a larger one a tower kept meets or `solvable` does without a
     tower offered (the audit's pool, which every audit draws again): the few towers that add to
-    what the next audit starts from. Of the audit's, at most `NEW_TOWERS_KEPT`, those meeting
-    the most cards; the file's stay unless a tower kept or the pool covers them. In the order
-    offered, the file's first."""
+    what the next audit starts from. Of the audit's, at most `NEW_TOWERS_KEPT`: first those
+    meeting the most sets of one card more than the file is complete for that no other meets
+    (`new_sets.most_new_sets_first`), then those meeting the most cards. The file's stay unless
+    a tower kept or the pool covers them. In the order offered, the file's first."""
     index = {card.id: k for k, card in enumerate(deck.cards)}
     kept_met, found_met = _first_per_set(deck, kept), _first_per_set(deck, found)
     pool = {sum(1 << index[i] for i in ids) for ids in solvable}
     pool -= kept_met.keys() | found_met.keys()
     before = _most_cards_first([*pool, *kept_met])
-    added: list[int] = []  # most cards first, as they are taken
-    for mask in _most_cards_first(found_met.keys() - kept_met.keys()):
-        if len(added) == NEW_TOWERS_KEPT:
-            break
-        if not _covered(mask, before) and not _covered(mask, added):
-            added.append(mask)
+    offered = [mask for mask in _most_cards_first(found_met.keys() - kept_met.keys())
+               if not _covered(mask, before)]
+    added = most_new_sets_first(offered, before, len(deck.cards), complete_up_to + 1,
+                                NEW_TOWERS_KEPT)
     larger, taken = _most_cards_first([*before, *added]), set(added)
+    rest: list[int] = []  # most cards first, as they are taken
+    for mask in offered:
+        if len(taken) == NEW_TOWERS_KEPT:
+            break
+        if mask not in taken and not _covered(mask, larger) and not _covered(mask, rest):
+            rest.append(mask)
+            taken.add(mask)
+    larger = _most_cards_first([*larger, *rest])
     return (*(tower for mask, tower in kept_met.items() if not _covered(mask, larger)),
             *(tower for mask, tower in found_met.items() if mask in taken))
 

@@ -1,0 +1,54 @@
+"""Which of an audit's towers a conflicts file keeps: those meeting the most new sets of the
+next size (`new_sets`), checked against a count by itertools over small card sets."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tower_print.brix.marco import mask_of, members
+from tower_print.brix.new_sets import SetsOfSize, most_new_sets_first
+
+
+def _sets(mask: int, size: int) -> set[tuple[int, ...]]:
+    return set(itertools.combinations(members(mask), size))
+
+
+def test_each_set_of_the_size_has_its_own_rank() -> None:
+    sets = SetsOfSize(cards=9, size=3)
+    ranks = sets.ranks(2**9 - 1)
+    assert sorted(ranks.tolist()) == list(range(math.comb(9, 3)))
+    assert len(sets.ranks(mask_of([0, 4]))) == 0  # fewer cards than the size
+
+
+def test_a_small_tower_meeting_new_sets_goes_before_a_large_one_meeting_few() -> None:
+    """Cards 0-3 with 4 and with 5 are known met: the six-card tower adds one new pair (4 5),
+    the three-card one three (5 6, 5 7, 6 7); kept one, it is the small one, as the most cards
+    would not have it."""
+    known = [mask_of([0, 1, 2, 3, 4]), mask_of([0, 1, 2, 3, 5])]
+    large, small = mask_of(range(6)), mask_of([5, 6, 7])
+    assert most_new_sets_first([large, small], known, 8, 2, limit=1) == [small]
+    assert most_new_sets_first([large, small], known, 8, 2, limit=5) == [small, large]
+    assert most_new_sets_first([large], [large], 8, 2, limit=5) == []  # nothing new
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(1, 2**8 - 1), min_size=1, max_size=12, unique=True),
+       st.lists(st.integers(1, 2**8 - 1), max_size=4), st.integers(1, 3), st.integers(1, 5))
+def test_the_greedy_choice_against_a_count_by_hand(
+    candidates: list[int], known: list[int], size: int, limit: int,
+) -> None:
+    """Each tower taken meets the most sets not met before it of those still offered, more
+    than none, and taking stops only at the limit or when no tower meets a new set."""
+    taken = most_new_sets_first(candidates, known, 8, size, limit)
+    met = set().union(*(_sets(m, size) for m in known))
+    for mask in taken:
+        gains = {m: len(_sets(m, size) - met) for m in candidates if m not in taken
+                 or taken.index(m) >= taken.index(mask)}
+        assert gains[mask] == max(gains.values()) > 0
+        met |= _sets(mask, size)
+    left = [m for m in candidates if m not in taken]
+    assert len(taken) == limit or all(not _sets(m, size) - met for m in left)
