@@ -44,9 +44,12 @@ class SetsOfSize:
         choices = self._choices.get(len(cards))
         if choices is None:
             choices = np.array(list(itertools.combinations(range(len(cards)), self.size)),
-                               dtype=np.int64).reshape(-1, self.size)
+                               dtype=np.int64).reshape(math.comb(len(cards), self.size), -1)
             self._choices[len(cards)] = choices
-        rows = cards[choices]
+        return self.ranks_of_rows(cards[choices])
+
+    def ranks_of_rows(self, rows: np.ndarray) -> np.ndarray:
+        """The rank of each set given as a row of `size` cards in increasing order."""
         ranks = np.zeros(len(rows), dtype=np.int64)
         for k in range(self.size):
             ranks += self._binomials[rows[:, k], k + 1]

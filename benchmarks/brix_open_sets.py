@@ -1,0 +1,94 @@
+"""How far a deck's conflicts file is from complete for the next size of card set: of every
+set of that many cards, how many a tower meets (the file's or the audit pool's), how many hold
+a listed conflict, and how many are still open (the next audit's work at that size).
+
+    python benchmarks/brix_open_sets.py                       # both decks, the shipped files
+    python benchmarks/brix_open_sets.py --deck green --conflicts /tmp/green.yaml --sizes 5 6
+
+The pool is the one an audit with the same --seed and --samples draws first (its sets met are
+known to every audit), so the open sets are those an audit taking the file --known would still
+have to decide. Sets listed as undecided are counted among the open ones (and apart).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import math
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+from tower_print.brix.audit import POOL_CHUNK, AuditSettings, _pool_chunk
+from tower_print.brix.conflicts import conflicts_folder, read_conflict_file
+from tower_print.brix.decks import DECK_NAMES, Deck, shipped_deck
+from tower_print.brix.marco import mask_of, members
+from tower_print.brix.new_sets import SetsOfSize
+
+
+def pool_masks(deck: Deck, seed: int, samples: int, jobs: int) -> list[int]:
+    """The card sets met by the audit's tower pool, drawn as `Explorer._sample_pool` does."""
+    chunks = [(k, min(POOL_CHUNK, samples - k * POOL_CHUNK))
+              for k in range((samples + POOL_CHUNK - 1) // POOL_CHUNK)]
+    with ProcessPoolExecutor(jobs) as executor:
+        parts = executor.map(_pool_chunk, *zip(*[(deck, seed, k, n) for k, n in chunks],
+                                               strict=True))
+        return [mask for part in parts for mask in part]
+
+
+def holding(sets: SetsOfSize, conflict: int, cards: int) -> np.ndarray:
+    """The ranks of the sets of `sets.size` cards that hold every card of `conflict`."""
+    inside = members(conflict)
+    others = np.array([k for k in range(cards) if not conflict >> k & 1], dtype=np.int64)
+    extra = sets.size - len(inside)
+    choices = np.array(list(itertools.combinations(range(len(others)), extra)),
+                       dtype=np.int64).reshape(math.comb(len(others), extra), extra)
+    rows = np.sort(np.concatenate([np.tile(np.array(inside, dtype=np.int64), (len(choices), 1)),
+                                   others[choices]], axis=1), axis=1)
+    return sets.ranks_of_rows(rows)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deck", choices=DECK_NAMES, action="append")
+    parser.add_argument("--conflicts", type=Path, help="a conflicts file (one --deck)")
+    parser.add_argument("--sizes", type=int, nargs="*",
+                        help="set sizes (default: one more than the file is complete for)")
+    parser.add_argument("--seed", type=int, default=AuditSettings.seed)
+    parser.add_argument("--samples", type=int, default=AuditSettings.samples)
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args()
+    print(f"{'deck':6} {'size':>4} {'sets':>10} {'met by a tower':>15} {'hold a conflict':>16} "
+          f"{'open':>7} {'of them undecided':>18} {'s':>6}")
+    for name in args.deck or DECK_NAMES:
+        started = time.perf_counter()
+        deck = shipped_deck(name)
+        path = args.conflicts or conflicts_folder() / f"{name}.yaml"
+        known = read_conflict_file(path, deck)
+        if known is None:
+            raise SystemExit(f"{path}: written for another version of deck {name}")
+        index = {card.id: k for k, card in enumerate(deck.cards)}
+        met = {deck.cards_met(tower) for tower in known.towers}
+        met.update(pool_masks(deck, args.seed, args.samples, args.jobs))
+        conflicts = {mask_of(index[i] for i in ids) for ids in (*known.sets, *known.unminimised)}
+        undecided = [mask_of(index[i] for i in ids) for ids, _ in known.undecided]
+        for size in args.sizes or [known.complete_up_to + 1]:
+            sets = SetsOfSize(len(deck.cards), size)
+            for mask in met:
+                sets.met[sets.ranks(mask)] = True
+            held = np.zeros(math.comb(len(deck.cards), size), dtype=bool)
+            for conflict in conflicts:
+                if conflict.bit_count() <= size:
+                    held[holding(sets, conflict, len(deck.cards))] = True
+            open_sets = ~sets.met & ~held
+            listed = sum(1 for mask in undecided if mask.bit_count() == size
+                         and open_sets[sets.ranks(mask)[0]])
+            print(f"{name:6} {size:4} {len(held):10,} {int(sets.met.sum()):15,} "
+                  f"{int(held.sum()):16,} {int(open_sets.sum()):7,} {listed:18,} "
+                  f"{time.perf_counter() - started:6.1f}")
+
+
+if __name__ == "__main__":
+    main()
