@@ -697,10 +697,11 @@ class Explorer:
         return has_pool
 
     def _unknown_stands(self, record: dict[str, Any]) -> bool:
-        """Whether a logged "unknown" holds for this run: its check ran out at no shorter a
-        limit than this run's (a first try: than this run's first try, the set then set aside
-        again as it was, not asked anew for 10 s and dropped from a log read back). Those cut
-        by the budget or a fault, or given less time than this run gives, are asked again."""
+        """Whether a logged "unknown" holds for this run. One that ran out of its full limit,
+        no shorter than this run's, stays undecided; one that ran out of a first try no shorter
+        than this run's is set aside again, as the run that logged it did (before, a resumed run
+        asked it anew and a log read back dropped it). Those cut short by the budget or a
+        fault, or given less time than this run gives, are asked again."""
         cards, note, limit = len(record["seed"]), record["note"], record["timeout"]
         if note.startswith(TIME_LIMIT):
             return limit >= self.settings.timeout_for(cards)

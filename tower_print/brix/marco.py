@@ -235,12 +235,12 @@ class CardMap:
     def reconsider(self, mask: int) -> None:
         """Bring back a set set aside (`defer`) that was explained meanwhile: it is open again.
         The walk over small sets starts again, to meet the sets it passed for holding it."""
-        self._release(*self._deferred.pop(mask))
+        self.undefer(mask)
         self._restart_small_walk(mask)
 
     def undefer(self, mask: int) -> None:
-        """Drop the setting aside of `mask` for now, if it is (a log replayed: the set was
-        asked again after its first try, `retry`, and that answer is to hand)."""
+        """Drop the setting aside of `mask` for now, if it is: explained meanwhile
+        (`reconsider`), or, a log replayed, asked again since (`retry`) with that answer."""
         guards = self._deferred.pop(mask, None)
         if guards is not None:
             self._release(*guards)
