@@ -13,7 +13,6 @@ have to decide. Sets listed as undecided are counted among the open ones (and ap
 from __future__ import annotations
 
 import argparse
-import itertools
 import math
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -21,20 +20,18 @@ from pathlib import Path
 
 import numpy as np
 
-from tower_print.brix.audit import POOL_CHUNK, AuditSettings, _pool_chunk
+from tower_print.brix.audit import AuditSettings, _pool_chunk, pool_chunks
 from tower_print.brix.conflicts import conflicts_folder, read_conflict_file
 from tower_print.brix.decks import DECK_NAMES, Deck, shipped_deck
 from tower_print.brix.marco import mask_of, members
-from tower_print.brix.new_sets import SetsOfSize
+from tower_print.brix.new_sets import SetsOfSize, choice_rows
 
 
 def pool_masks(deck: Deck, seed: int, samples: int, jobs: int) -> list[int]:
     """The card sets met by the audit's tower pool, drawn as `Explorer._sample_pool` does."""
-    chunks = [(k, min(POOL_CHUNK, samples - k * POOL_CHUNK))
-              for k in range((samples + POOL_CHUNK - 1) // POOL_CHUNK)]
     with ProcessPoolExecutor(jobs) as executor:
-        parts = executor.map(_pool_chunk, *zip(*[(deck, seed, k, n) for k, n in chunks],
-                                               strict=True))
+        parts = executor.map(_pool_chunk, *zip(*[(deck, seed, k, n)
+                                                 for k, n in pool_chunks(samples)], strict=True))
         return [mask for part in parts for mask in part]
 
 
@@ -43,8 +40,7 @@ def holding(sets: SetsOfSize, conflict: int, cards: int) -> np.ndarray:
     inside = members(conflict)
     others = np.array([k for k in range(cards) if not conflict >> k & 1], dtype=np.int64)
     extra = sets.size - len(inside)
-    choices = np.array(list(itertools.combinations(range(len(others)), extra)),
-                       dtype=np.int64).reshape(math.comb(len(others), extra), extra)
+    choices = choice_rows(len(others), extra)
     rows = np.sort(np.concatenate([np.tile(np.array(inside, dtype=np.int64), (len(choices), 1)),
                                    others[choices]], axis=1), axis=1)
     return sets.ranks_of_rows(rows)

@@ -540,6 +540,12 @@ def _minimise(core: int, stop_at: float | None) -> Outcome:
     return _DECIDER.minimise(core, stop_at)
 
 
+def pool_chunks(samples: int) -> list[tuple[int, int]]:
+    """(chunk, towers) for each chunk of a pool of `samples` towers, as `_pool_chunk` draws it."""
+    return [(k, min(POOL_CHUNK, samples - k * POOL_CHUNK))
+            for k in range((samples + POOL_CHUNK - 1) // POOL_CHUNK)]
+
+
 def _pool_chunk(deck: Deck, seed: int, chunk: int, size: int) -> list[int]:
     """Card sets met by one chunk of the tower pool (seeded by the run's seed and the chunk)."""
     chunk_seed = int.from_bytes(hashlib.sha256(f"{seed}/{chunk}".encode()).digest()[:8], "big")
@@ -805,10 +811,8 @@ class Explorer:
 
     def _sample_pool(self, executor: ProcessPoolExecutor, say: Progress) -> None:
         size = self.settings.samples
-        chunks = [(k, min(POOL_CHUNK, size - k * POOL_CHUNK))
-                  for k in range((size + POOL_CHUNK - 1) // POOL_CHUNK)]
         futures = [executor.submit(_pool_chunk, self.deck, self.settings.seed, k, n)
-                   for k, n in chunks]
+                   for k, n in pool_chunks(size)]
         masks: list[int] = []
         for future in futures:
             masks.extend(future.result())

@@ -310,10 +310,10 @@ def gather_conflicts(
     for ids, tried_at in new_unminimised.items():
         both[ids] = longest_limit(both.get(ids), tried_at)
     left, tried_at = _left_to_shrink(both, map(frozenset, sets))
-    return ConflictFile(tuple(sets), max(kept.complete_up_to, complete_up_to),
+    up_to = max(kept.complete_up_to, complete_up_to)
+    return ConflictFile(tuple(sets), up_to,
                         (*kept.history, f"Built by: {command}"), proofs=kept.proofs,
-                        towers=_towers_to_keep(deck, kept.towers, towers, solvable,
-                                                max(kept.complete_up_to, complete_up_to)),
+                        towers=_towers_to_keep(deck, kept.towers, towers, solvable, up_to),
                         unminimised=left, unminimised_tried_at=tried_at,
                         undecided=_still_undecided([*kept.undecided, *undecided],
                                                    [*map(frozenset, sets), *both], solvable))

@@ -13,6 +13,7 @@ towers meet some 400 million sets of 5 cards between them."""
 
 from __future__ import annotations
 
+import functools
 import heapq
 import itertools
 import math
@@ -26,6 +27,13 @@ MOST_SETS = 50_000_000
 """The most sets of the size (one byte each) counted; beyond, no tower is taken for them."""
 
 
+@functools.cache
+def choice_rows(count: int, size: int) -> np.ndarray:
+    """Each way to choose `size` of `count` positions, one row each, in increasing order."""
+    return np.array(list(itertools.combinations(range(count), size)),
+                    dtype=np.int64).reshape(math.comb(count, size), size)
+
+
 class SetsOfSize:
     """The sets of `size` of a deck's `cards`, each by its rank, those met so far marked."""
 
@@ -33,20 +41,12 @@ class SetsOfSize:
         self.size = size
         self._binomials = np.array([[math.comb(n, k) for k in range(size + 1)]
                                     for n in range(cards)], dtype=np.int64)
-        self._choices: dict[int, np.ndarray] = {}
         self.met = np.zeros(math.comb(cards, size), dtype=bool)
 
     def ranks(self, mask: int) -> np.ndarray:
         """The rank of each set of `size` of the cards in `mask` (bit k: card k)."""
         cards = np.array(members(mask), dtype=np.int64)
-        if len(cards) < self.size:
-            return np.zeros(0, dtype=np.int64)
-        choices = self._choices.get(len(cards))
-        if choices is None:
-            choices = np.array(list(itertools.combinations(range(len(cards)), self.size)),
-                               dtype=np.int64).reshape(math.comb(len(cards), self.size), -1)
-            self._choices[len(cards)] = choices
-        return self.ranks_of_rows(cards[choices])
+        return self.ranks_of_rows(cards[choice_rows(len(cards), self.size)])
 
     def ranks_of_rows(self, rows: np.ndarray) -> np.ndarray:
         """The rank of each set given as a row of `size` cards in increasing order."""
