@@ -52,7 +52,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TypeVar, cast
@@ -100,7 +100,6 @@ class ConflictFile:
     towers: Sequence[Tower] = ()
     """Towers audits met (module docstring); read back unchecked (`conflicts_to_take`), each
     when first asked for (`TowerLines`)."""
-    tower_nodes: tuple[Node, ...] = field(default=(), compare=False)
     unminimised: tuple[tuple[str, ...], ...] = ()
     """Sets no tower meets that an audit had no time to shrink (module docstring)."""
     unminimised_tried_at: tuple[float | None, ...] = ()
@@ -109,6 +108,11 @@ class ConflictFile:
     unminimised_nodes: tuple[Node, ...] = field(default=(), compare=False)
     undecided: tuple[tuple[tuple[str, ...], float], ...] = ()
     """(set, time limit) for the sets an audit's checks ran out of time on (module docstring)."""
+
+    @property
+    def tower_nodes(self) -> tuple[Node, ...]:
+        """Each tower's line in the file, for errors (none for towers not read from one)."""
+        return self.towers.nodes if isinstance(self.towers, TowerLines) else ()
 
     def unminimised_limits(self) -> list[tuple[tuple[str, ...], float | None]]:
         """Each of `unminimised` with its `tried_at` (None when not known)."""
@@ -273,7 +277,7 @@ def gather_conflicts(
         left, tried_at = _left_to_shrink(new_unminimised, new)
         return ConflictFile(tuple(tuple(ids) for ids in found), complete_up_to,
                             (f"Built by: {command}",),
-                            towers=_towers_to_keep(deck, (), towers, solvable, complete_up_to),
+                            towers=_towers_to_keep(deck, {}, towers, solvable, complete_up_to),
                             unminimised=left, unminimised_tried_at=tried_at,
                             undecided=_still_undecided(undecided, [*new, *new_unminimised],
                                                        solvable))
@@ -299,8 +303,9 @@ def gather_conflicts(
             raise node.error(f"'{' '.join(ids)}' lies inside this audit's conflict "
                              f"'{' '.join(sorted(around))}', which then cannot be minimal; one "
                              "of the audits is wrong")
-    for tower, node in zip(kept.towers, kept.tower_nodes, strict=True):
-        met = _card_ids(deck, deck.cards_met(tower))
+    kept_masks = [deck.cards_met(tower) for tower in kept.towers]
+    for mask, node in zip(kept_masks, kept.tower_nodes, strict=True):
+        met = _card_ids(deck, mask)
         clash = next((m for m in new | new_unminimised.keys() if m <= met), None)
         if clash is not None:
             raise node.error(f"this tower meets every card of this audit's conflict "
@@ -313,7 +318,8 @@ def gather_conflicts(
     up_to = max(kept.complete_up_to, complete_up_to)
     return ConflictFile(tuple(sets), up_to,
                         (*kept.history, f"Built by: {command}"), proofs=kept.proofs,
-                        towers=_towers_to_keep(deck, kept.towers, towers, solvable, up_to),
+                        towers=_towers_to_keep(deck, _first_per_set(kept_masks, kept.towers),
+                                               towers, solvable, up_to),
                         unminimised=left, unminimised_tried_at=tried_at,
                         undecided=_still_undecided([*kept.undecided, *undecided],
                                                    [*map(frozenset, sets), *both], solvable))
@@ -363,18 +369,19 @@ kept are the ones that spare the next audit the most checks (`new_sets`)."""
 
 
 def _towers_to_keep(
-    deck: Deck, kept: Sequence[Tower], found: Sequence[Tower], solvable: Sequence[set[str]],
-    complete_up_to: int,
+    deck: Deck, kept_met: Mapping[int, Tower], found: Sequence[Tower],
+    solvable: Sequence[set[str]], complete_up_to: int,
 ) -> tuple[Tower, ...]:
-    """Of the file's towers (`kept`) and the audit's (`found`), one per set of cards met, and
-    none whose set lies inside a larger one a tower kept meets or `solvable` does without a
-    tower offered (the audit's pool, which every audit draws again): the few towers that add to
-    what the next audit starts from. Of the audit's, at most `NEW_TOWERS_KEPT`: first those
-    meeting the most sets of one card more than the file is complete for that no other meets
-    (`new_sets.most_new_sets_first`), then those meeting the most cards. The file's stay unless
+    """Of the file's towers (`kept_met`: the first for each set of cards met, as a bit mask)
+    and the audit's (`found`), one per set of cards met, and none whose set lies inside a
+    larger one a tower kept meets or `solvable` does without a tower offered (the audit's pool,
+    which every audit draws again): the few towers that add to what the next audit starts from.
+    Of the audit's, at most `NEW_TOWERS_KEPT`: first those meeting the most sets of one card
+    more than the file is complete for that no other meets (`new_sets.most_new_sets_first`),
+    then those meeting the most cards. The file's stay unless
     a tower kept or the pool covers them. In the order offered, the file's first."""
     index = {card.id: k for k, card in enumerate(deck.cards)}
-    kept_met, found_met = _first_per_set(deck, kept), _first_per_set(deck, found)
+    found_met = _first_per_set(map(deck.cards_met, found), found)
     pool = {sum(1 << index[i] for i in ids) for ids in solvable}
     pool -= kept_met.keys() | found_met.keys()
     before = _most_cards_first([*pool, *kept_met])
@@ -395,11 +402,12 @@ def _towers_to_keep(
             *(tower for mask, tower in found_met.items() if mask in taken))
 
 
-def _first_per_set(deck: Deck, towers: Sequence[Tower]) -> dict[int, Tower]:
-    """The first of `towers` for each set of cards met (bit k: `deck.cards[k]`)."""
+def _first_per_set(masks: Iterable[int], towers: Sequence[Tower]) -> dict[int, Tower]:
+    """The first of `towers` for each set of cards met (`masks`, one per tower; bit k:
+    `deck.cards[k]`)."""
     first: dict[int, Tower] = {}
-    for tower in towers:
-        first.setdefault(deck.cards_met(tower), tower)
+    for mask, tower in zip(masks, towers, strict=True):
+        first.setdefault(mask, tower)
     return first
 
 
@@ -454,8 +462,7 @@ def read_conflict_file(path: Path, deck: Deck) -> ConflictFile | None:
     return ConflictFile(
         sets, 0 if complete is None else complete.int(low=0), _history(path, deck), nodes,
         _proofs(root.get("proofs"), {frozenset(ids) for ids in sets}, card_ids),
-        TowerLines(tower_nodes, colors),
-        tower_nodes, unminimised, tried_at, unminimised_nodes,
+        TowerLines(tower_nodes, colors), unminimised, tried_at, unminimised_nodes,
         tuple(zip(undecided, cast(tuple[float, ...], undecided_at), strict=True)))
 
 
