@@ -884,9 +884,11 @@ def test_audit_command_reports_and_exits_by_completeness(tmp_path: Path) -> None
     # the file keeps what it held (the same sets here) and says which audits made it
     assert conflicts_in(written) == PLANTED_CONFLICTS
     assert written.read_text().count("# Built by: tower-print brix audit") == 2
-    fewer = runner.invoke(app, [*args, "--json", "--first-deals", "40",
+    fewer = runner.invoke(app, [*args, "--json", "--first-deals", "40", "--first-try", "0",
                                 "--conflicts-out", str(written)])
     assert fewer.exit_code == 0, fewer.output
+    built_by = [line for line in written.read_text().splitlines() if "Built by" in line]
+    assert " --first-try 0 " in built_by[-1] and " --first-deals 40 " in built_by[-1]
     assert {o["first"]["deals"] for o in json.loads(fewer.stdout)["odds"].values() if o} == {40}
     assert "--first-deals 40 --conflicts-out" in written.read_text()
 

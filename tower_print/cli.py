@@ -477,6 +477,7 @@ def brix_audit(
     if conflicts_out is not None:
         command = (f"tower-print brix audit --deck {deck} --seed {seed} --timeout {timeout:g} "
                    f"--small-timeout {small_timeout:g} --samples {samples}"
+                   + ("" if first_try == AUDIT_FIRST_TRY else f" --first-try {first_try:g}")
                    + ("" if max_cards is None else f" --max-cards {max_cards}")
                    + ("" if budget is None else f" --budget {budget:g}")
                    + ("" if first_deals == AUDIT_FIRST_DEALS else f" --first-deals {first_deals}")
