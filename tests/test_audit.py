@@ -362,6 +362,20 @@ def test_an_undecided_check_is_asked_again_by_cases_on_a_fresh_solver_if_the_old
     assert decider.solver.questions == [("by cases",), ("T3", "T4")]
 
 
+def test_the_solver_knows_what_the_audit_knows_solvable(tmp_path: Path) -> None:
+    """The audit's solver asks its facts whether a set of cards is solvable (so that it asks
+    no side question about one, `TowerSolver._side_question`); a hint or a case, no card of
+    the deck, is never known solvable."""
+    deck = load_deck(PLANTED)
+    decider = audit.SeedDecider(deck, AuditSettings(seed=0), audit.AuditLog(tmp_path, deck),
+                                solvable=[mask_of([0, 1, 4])])
+    known = decider.solver.solvable_known
+    assert known is not None
+    assert known([decider.items[0], decider.items[4]])
+    assert not known([decider.items[0], decider.items[2]])
+    assert not known([decider.items[0], decider.hint])
+
+
 class _NeverAnswers:
     """A solver that runs until its deadline and says "unknown"; it notes each deadline."""
 

@@ -334,6 +334,21 @@ def test_the_side_question_gets_the_first_look() -> None:
     assert [it.label for it in conflict] == ["P28", "P54", "P25", "P44", "P31"]
 
 
+def test_no_side_question_on_cards_known_solvable() -> None:
+    """The same cards, from a solver told that the side's cards are solvable (as an audit's
+    facts tell it of every set of 4 cards once its file is complete up to 4): the side question
+    has no proof to give, so it is not asked; nor the first look."""
+    items = [c.item()
+             for c in map(PINK.card, ("P28", "P23", "P54", "P25", "P44", "P31"))]
+    side = {"P28", "P54", "P25", "P44", "P31"}
+    told = TowerSolver(PINK.bricks, PINK.all_used, search_steps=0,
+                       solvable_known=lambda rest: {it.label for it in rest} <= side)
+    untold = TowerSolver(PINK.bricks, PINK.all_used, search_steps=0)
+    asked = untold._side_question(untold._question(items))
+    assert asked is not None and {it.label for it in asked.items} == side
+    assert told._side_question(told._question(items)) is None
+
+
 @pytest.mark.parametrize("shown_needed", [("C1", "C3"), ("C3",)])
 def test_minimising_drops_the_cards_in_doubt_together(shown_needed: tuple[str, ...]) -> None:
     """C1 and C3 clash; C2 and C4 are spare. A ready tower meeting all the core but C1 (or

@@ -68,7 +68,7 @@ from tower_print.brix.recolour import recoloured
 from tower_print.brix.sampling import Tower, sample_towers
 from tower_print.brix.shape_library import shape_library
 from tower_print.brix.shrink import dropped_together
-from tower_print.brix.solver import SOLVABLE, UNKNOWN, UNSOLVABLE, TowerSolver
+from tower_print.brix.solver import SOLVABLE, UNKNOWN, UNSOLVABLE, Labeled, TowerSolver
 from tower_print.content import UserError
 
 LOG_FORMAT = 1
@@ -317,6 +317,7 @@ class SeedDecider:
         self.solver = self._fresh_solver()
         self.asked = 0  # the cards this solver has been asked about (its switches)
         self.items = [c.item() for c in deck.cards]
+        self.index = {item.label: k for k, item in enumerate(self.items)}
         # The retry's hint: a mirror-symmetric tower is half a tower to find, and sets near a
         # conflict are often met by one (benchmarks/brix_split_cases.py, "by cases, hint").
         self.hint = default_challenges(deck.bricks.color_names).get(HINT_CHALLENGE).item()
@@ -346,7 +347,13 @@ class SeedDecider:
 
     def _fresh_solver(self) -> TowerSolver:
         return TowerSolver(self.deck.bricks, self.deck.all_used, seed=self.seed,
-                           library=shape_library(self.deck.bricks, self.deck.all_used))
+                           library=shape_library(self.deck.bricks, self.deck.all_used),
+                           solvable_known=self._solvable_known)
+
+    def _solvable_known(self, items: Sequence[Labeled]) -> bool:
+        """Are these cards known solvable (a hint or a case, no card, never is)?"""
+        return all(item.label in self.index for item in items) and self.facts.solvable_known(
+            mask_of(self.index[item.label] for item in items))
 
     def _check(self, mask: int, first_try: bool = False) -> tuple[str, int, str, Tower | None]:
         """With `first_try` (and a first try shorter than the set's limit), one check of

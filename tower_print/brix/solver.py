@@ -101,6 +101,7 @@ class TowerSolver:
         search_steps: int = SEARCH_STEPS, nudge: bool = True,
         work: int = 0, pool: TowerPool | None = None, library: ShapeLibrary | None = None,
         conflicts: Sequence[frozenset[Condition]] = (), known_towers: TowerPool | None = None,
+        solvable_known: Callable[[Sequence[Labeled]], bool] | None = None,
     ) -> None:
         self.hint_work = hint_work
         # Minimal sets of conditions the deck's audits proved no tower meets (`conflicts`,
@@ -117,6 +118,9 @@ class TowerSolver:
         # meets a set of cards no random tower of the audit's pool met, so they answer hard
         # sets the pool cannot (benchmarks/RESULTS.md, "brix verify", counts them).
         self.known_towers = known_towers
+        # Is this set of cards known solvable, with no tower at hand (an audit's facts)? Such
+        # a set is never asked as a side question (`_side_question`): it has no proof to give.
+        self.solvable_known = solvable_known
         # Z3 work units (rlimit) one question may use in all, 0 for no limit but the time: a
         # budget that, unlike seconds, runs out at the same point on every machine.
         self.work = work
@@ -354,7 +358,9 @@ class TowerSolver:
         main's colourings and neither the pool nor the known towers hold one meeting the rest
         (then they can be built, and no proof is to be had there). It is asked more often the
         more it saves: half the ratio per check of the main question (one pink deal, 24
-        colourings against 2: asked every other time it took 50 s, only it 37 s)."""
+        colourings against 2: asked every other time it took 50 s, only it 37 s). Nor when the
+        rest is `solvable_known`: an audit asks the sets of 5 cards whose every 4 it knows
+        solvable, and a side question there only took time from the main one."""
         cards = [it.condition for it in main.items]
         dropped = most_symmetric_without_one(cards, self.brick_set)
         if dropped is None:
@@ -364,7 +370,8 @@ class TowerSolver:
         ratio = colourings(blocks) // colourings(interchangeable_colours(cards, self.brick_set))
         if ratio < SIDE_RATIO or any(
                 towers is not None and towers.witness([it.condition for it in rest]) is not None
-                for towers in (self.pool, self.known_towers)):
+                for towers in (self.pool, self.known_towers)) or (
+                self.solvable_known is not None and self.solvable_known(rest)):
             return None
         return replace(self._question(rest), turns=ratio // 2)
 
