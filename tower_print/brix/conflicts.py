@@ -378,8 +378,8 @@ def _towers_to_keep(
     which every audit draws again): the few towers that add to what the next audit starts from.
     Of the audit's, at most `NEW_TOWERS_KEPT`: first those meeting the most sets of one card
     more than the file is complete for that no other meets (`new_sets.most_new_sets_first`),
-    then those meeting the most cards. The file's stay unless
-    a tower kept or the pool covers them. In the order offered, the file's first."""
+    then those meeting the most cards. The file's stay unless a tower kept or the pool covers
+    them. In the order offered, the file's first."""
     index = {card.id: k for k, card in enumerate(deck.cards)}
     found_met = _first_per_set(map(deck.cards_met, found), found)
     pool = {sum(1 << index[i] for i in ids) for ids in solvable}
