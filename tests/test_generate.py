@@ -20,10 +20,12 @@ from tower_print.brix.evaluate import holds
 from tower_print.brix.generate import (
     ConditionDrawer,
     DistinctProver,
+    card_text,
     deck_yaml,
     default_spec,
     generate_deck,
     negations,
+    text_environment,
 )
 from tower_print.brix.language import Condition, parse
 from tower_print.brix.sampling import sample_towers
@@ -125,6 +127,21 @@ def test_each_clause_of_a_two_clause_card_matters() -> None:
             assert reference.mask(Condition((clause,))) != whole, card.text
     assert not any(f"{kind} no " in card.text.lower()
                    for kind in ("at least", "at most", "exactly") for card in deck.cards)
+
+
+@pytest.mark.parametrize(("condition", "words"), [
+    ("some purple brick is below every purple brick",
+     "At least one purple brick is below every other purple brick."),
+    ("some purple brick touches every blue brick",
+     "At least one purple brick touches every blue brick."),
+    ("every blue brick touches a blue horizontal brick",
+     "Each blue brick touches another blue flat brick."),
+    ("no blue brick touches any brick", "No blue brick touches any other brick."),
+    ("every vertical brick touches a horizontal brick", "Each upright brick touches a flat brick."),
+])
+def test_card_says_other_where_one_brick_could_be_both(condition: str, words: str) -> None:
+    """A brick is never related to itself: without "other" the first card could never hold."""
+    assert card_text(parse(condition, GREEN), text_environment()) == words
 
 
 def test_points_follow_measured_difficulty(small_deck) -> None:  # type: ignore[no-untyped-def]

@@ -301,6 +301,25 @@ def negations(condition: Condition) -> list[Condition]:
 # ------------------------------------------------------------------ card text
 
 
+def may_be_one_brick(subject: Selector, target: Selector) -> bool:
+    """Could one brick match both selectors? A brick is never related to itself, so the card
+    then says "other": "a purple brick touches every other purple brick" (read without "other"
+    it could not hold at all)."""
+
+    def colours(sel: Selector) -> set[str] | None:
+        allowed = [set(p.colours) for p in sel.preds if isinstance(p, Colour)]
+        return set.intersection(*allowed) if allowed else None
+
+    def lie(sel: Selector) -> set[str]:
+        return {p.name for p in sel.preds
+                if isinstance(p, Trait) and p.name in ("vertical", "horizontal")}
+
+    one, two = colours(subject), colours(target)
+    if one is not None and two is not None and not one & two:
+        return False
+    return len(lie(subject) | lie(target)) < 2
+
+
 def as_data(condition: Condition) -> list[dict[str, Any]]:
     """The condition as plain data for the card-text template."""
 
@@ -313,23 +332,23 @@ def as_data(condition: Condition) -> list[dict[str, Any]]:
         that = next((p for p in sel.preds if isinstance(p, (Related, Not))), None)
         return {"colour": colour, "traits": traits,
                 "bridge": any(isinstance(p, Trait) and p.name == "bridge" for p in sel.preds),
-                "that": None if that is None else pred(that)}
+                "that": None if that is None else pred(that, sel)}
 
-    def pred(p: Pred) -> dict[str, Any]:
+    def pred(p: Pred, subject: Selector) -> dict[str, Any]:
         if isinstance(p, Colour):
             return {"type": "colour", "colours": list(p.colours)}
         if isinstance(p, Trait):
             return {"type": "trait", "name": p.name}
         if isinstance(p, Not):
-            return {"type": "not", "pred": pred(p.pred)}
+            return {"type": "not", "pred": pred(p.pred, subject)}
         return {"type": "related", "relation": p.relation, "quant": quant(p.quant),
-                "target": selector(p.target)}
+                "target": selector(p.target), "other": may_be_one_brick(subject, p.target)}
 
     out = []
     for c in condition.clauses:
         if isinstance(c, Quantified):
             out.append({"type": "quantified", "quant": quant(c.quant),
-                        "subject": selector(c.subject), "pred": pred(c.pred)})
+                        "subject": selector(c.subject), "pred": pred(c.pred, c.subject)})
         elif isinstance(c, Count):
             out.append({"type": "count", "quant": quant(c.quant), "subject": selector(c.subject)})
         elif isinstance(c, Compare):
