@@ -10,19 +10,19 @@ import argparse
 import datetime
 import subprocess
 import time
-from collections import Counter
 from collections.abc import Iterator
 from dataclasses import fields, is_dataclass
 from fractions import Fraction
-from functools import cache
 from pathlib import Path
 
+from tower_print.brix import shapes
 from tower_print.brix.audit import card_masks
 from tower_print.brix.conflicts import read_conflict_file, record_proof, record_tower
-from tower_print.brix.decks import Deck, shipped_deck
+from tower_print.brix.decks import Deck
 from tower_print.brix.geometry import PlacedBrick, normalized
 from tower_print.brix.language import Colour, parse
 from tower_print.brix.shape_library import box_of
+from tower_print.brix.shapes import coloured_tower
 from tower_print.brix.solver import UNSOLVABLE, Labeled, TowerSolver
 
 Box = tuple[int, int, int, int, int, int]
@@ -108,41 +108,13 @@ def record_towers(path: Path, deck: Deck, standing: list[tuple[PlacedBrick, ...]
                       + "; ".join(" ".join(left.pop(mask)) for mask in settled))
 
 
-@cache
-def colour_orders(deck_name: str, count: int) -> tuple[tuple[int, ...], ...]:
-    """Every way to hand `count` of the deck's bricks, as its rule allows, to places that
-    differ in colours: bricks of one colour are alike, so each colour sequence comes once
-    (8! / 2!^4 = 2520 for green). The first is the bricks in the deck's order."""
-    deck = shipped_deck(deck_name)
-    by_colour: dict[str, list[int]] = {}
-    for i, brick in enumerate(deck.bricks.bricks):
-        by_colour.setdefault(brick.color, []).append(i)
-    orders: list[tuple[int, ...]] = []
-    order: list[int] = []
-    used: Counter[str] = Counter()
-
-    def grow() -> None:
-        if len(order) == count:
-            if deck.all_used or len(+used) == len(by_colour):
-                orders.append(tuple(order))
-            return
-        for colour, indices in by_colour.items():
-            if used[colour] < len(indices):
-                order.append(indices[used[colour]])
-                used[colour] += 1
-                grow()
-                used[colour] -= 1
-                order.pop()
-
-    grow()
-    return tuple(orders)
-
-
 def colourings(boxes: tuple[Box, ...], deck: Deck) -> Iterator[tuple[PlacedBrick, ...]]:
-    """The tower with every colouring (lazily: the first that meets the cards ends it)."""
-    for order in colour_orders(deck.name, len(boxes)):
-        yield tuple(PlacedBrick(deck.bricks.bricks[i].name, deck.bricks.bricks[i].color, *box)
-                    for i, box in zip(order, boxes, strict=True))
+    """The tower with every colouring the deck's rule allows, each colour sequence once (bricks
+    of one colour are alike: 8! / 2!^4 = 2520 for green); lazily: the first that meets the
+    cards ends it."""
+    for rows in shapes.colourings(deck.bricks, deck.all_used, len(boxes)):
+        for row in rows:
+            yield coloured_tower(boxes, deck.bricks, row)
 
 
 def footprints_overlap(a: Box, b: Box) -> bool:

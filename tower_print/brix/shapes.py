@@ -125,6 +125,20 @@ def colourings(brick_set: BrickSet, all_used: bool, slots: int) -> list[np.ndarr
     return [arrangements(mix) for mix in colour_mixes(brick_set, all_used, slots)]
 
 
+def coloured_tower(boxes: Sequence[Box], brick_set: BrickSet,
+                   colouring: Sequence[int]) -> Tower:
+    """`boxes` with box k given colour number colouring[k] (bricks named in order)."""
+    names = brick_set.color_names
+    taken: dict[str, int] = {}
+    bricks = []
+    for box, number in zip(boxes, colouring, strict=True):
+        colour = names[number]
+        brick = brick_set.by_color(colour)[taken.get(colour, 0)]
+        taken[colour] = taken.get(colour, 0) + 1
+        bricks.append(PlacedBrick(brick.name, colour, *box))
+    return tuple(bricks)
+
+
 class Shape:
     """A standing tower's boxes with everything conditions ask of them that colour does not
     change, ready to judge many colourings at once."""
@@ -170,15 +184,7 @@ class Shape:
 
     def tower(self, colouring: Sequence[int]) -> Tower:
         """The shape with slot k given colour number colouring[k] (bricks named in order)."""
-        names = self.brick_set.color_names
-        taken: dict[str, int] = {}
-        bricks = []
-        for box, number in zip(self.boxes, colouring, strict=True):
-            colour = names[number]
-            brick = self.brick_set.by_color(colour)[taken.get(colour, 0)]
-            taken[colour] = taken.get(colour, 0) + 1
-            bricks.append(PlacedBrick(brick.name, colour, *box))
-        return tuple(bricks)
+        return coloured_tower(self.boxes, self.brick_set, colouring)
 
     def _clause(self, clause: object, colours: np.ndarray,
                 shared: dict[object, np.ndarray]) -> np.ndarray:
