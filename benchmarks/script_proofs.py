@@ -22,7 +22,6 @@ from tower_print.brix.decks import Deck
 from tower_print.brix.geometry import PlacedBrick, normalized
 from tower_print.brix.language import Colour, parse
 from tower_print.brix.shape_library import box_of
-from tower_print.brix.shapes import coloured_tower
 from tower_print.brix.solver import UNSOLVABLE, Labeled, TowerSolver
 
 Box = tuple[int, int, int, int, int, int]
@@ -114,7 +113,7 @@ def colourings(boxes: tuple[Box, ...], deck: Deck) -> Iterator[tuple[PlacedBrick
     cards ends it."""
     for rows in shapes.colourings(deck.bricks, deck.all_used, len(boxes)):
         for row in rows:
-            yield coloured_tower(boxes, deck.bricks, row)
+            yield shapes.coloured_tower(boxes, deck.bricks, row)
 
 
 def footprints_overlap(a: Box, b: Box) -> bool:

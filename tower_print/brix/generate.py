@@ -310,14 +310,14 @@ def may_be_one_brick(subject: Selector, target: Selector) -> bool:
         allowed = [set(p.colours) for p in sel.preds if isinstance(p, Colour)]
         return set.intersection(*allowed) if allowed else None
 
-    def lie(sel: Selector) -> set[str]:
+    def orientations(sel: Selector) -> set[str]:
         return {p.name for p in sel.preds
                 if isinstance(p, Trait) and p.name in ("vertical", "horizontal")}
 
     one, two = colours(subject), colours(target)
     if one is not None and two is not None and not one & two:
         return False
-    return len(lie(subject) | lie(target)) < 2
+    return len(orientations(subject) | orientations(target)) < 2
 
 
 def as_data(condition: Condition) -> list[dict[str, Any]]:
