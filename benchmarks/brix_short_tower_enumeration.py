@@ -265,7 +265,18 @@ def main() -> None:
         said, cases = log.said, log.cases
         print(f"(from {args.log}: Z3's answers below, {len(log.done)} placements done)")
     else:
-        said, cases = _decide_cases(deck, cards, args.uprights, args.exclude_timeout)
+        try:
+            said, cases = _decide_cases(deck, cards, args.uprights, args.exclude_timeout)
+        except Met as met:
+            check_witness(met.tower, bricks, deck.all_used, conditions[:len(cards)])
+            print(f"solvable: Z3 found a tower meeting {met.question} (check_witness passed "
+                  "on the cards):")
+            for brick in met.tower:
+                print("  ", brick)
+            if args.record:
+                record_towers(args.record, deck, [met.tower], f"Z3 asked {met.question} "
+                              f"({_command(args)})")
+            return
         if log:
             log.begin(said, cases)
     for line in said:
@@ -368,16 +379,28 @@ def _assumed(deck: Deck) -> dict[str, Condition]:
     return {text: parse(text, deck.bricks.color_names) for text in ASSUMED}
 
 
+class Met(Exception):  # noqa: N818 (an outcome, not an error)
+    """Z3, asked a question on the way (an assumption's negation, a case), found a tower that
+    meets every card: the cards do not conflict, and nothing is left to enumerate."""
+
+    def __init__(self, tower: tuple[PlacedBrick, ...], question: str) -> None:
+        super().__init__(question)
+        self.tower, self.question = tower, question
+
+
 def _implied(deck: Deck, cards: tuple[str, ...], negations: tuple[str, ...],
              timeout: float) -> float:
     """Seconds Z3 took to prove that the cards imply an assumption: no tower meets them and
     any of its `negations` (G43 with G46, "every lowest brick is red" and "every grounded
     brick is horizontal", leave room for the two red bricks on the table and no more; G06 G18
     G43, the red bricks touching, one lowest and one highest, for a tower 3 flat bricks tall);
-    exits when Z3 does not prove it."""
+    raises Met when Z3 finds a tower meeting them and a negation (G05 G19 G24 G38 G43: 3
+    bricks on the table), exits when Z3 does not say."""
     start = time.monotonic()
     for negation in negations:
-        status = ask(deck, list(cards), [negation], timeout)
+        status, tower = ask(deck, list(cards), [negation], timeout)
+        if tower is not None:
+            raise Met(tower, f"the cards and '{negation}'")
         if status != UNSOLVABLE:
             raise SystemExit(f"the enumeration needs towers 3 flat bricks tall with at most 2 on "
                              f"the table; Z3 says {status} to the cards and '{negation}'")
@@ -543,7 +566,10 @@ def _cases(deck: Deck, cards: tuple[str, ...], timeout: float
             grown = (*case, value)
             for asked, texts in ((others, []), (list(cards), list(ASSUMED))):
                 start = time.monotonic()
-                if ask(deck, asked, [*texts, *_case_texts(grown)], timeout) == UNSOLVABLE:
+                status, tower = ask(deck, asked, [*texts, *_case_texts(grown)], timeout)
+                if tower is not None and asked == list(cards):
+                    raise Met(tower, f"the cards, the assumptions and {_case_name(grown)}")
+                if status == UNSOLVABLE:
                     excluded.append((grown, [*asked, *(repr(t) for t in texts)],
                                      time.monotonic() - start))
                     break

@@ -28,13 +28,15 @@ Box = tuple[int, int, int, int, int, int]
 """(x, y, z, dx, dy, dz): a brick's minimum corner and extent, in lattice units."""
 
 
-def ask(deck: Deck, cards: list[str], texts: list[str], timeout: float) -> str:
+def ask(deck: Deck, cards: list[str], texts: list[str], timeout: float
+        ) -> tuple[str, tuple[PlacedBrick, ...] | None]:
     """Z3's status for the cards with the conditions `texts` (a case's counts, or a fact's
-    negation); no conflict minimising: only the status counts."""
+    negation), and the tower when there is one; no conflict minimising: only the status
+    counts."""
     items = [*(deck.card(c).item() for c in cards),
              *(Labeled(text, text, parse(text, deck.bricks.color_names)) for text in texts)]
     solver = TowerSolver(deck.bricks, deck.all_used)
-    return solver.check(items, time.monotonic() + timeout, any_tower=True)[0]
+    return solver.check(items, time.monotonic() + timeout, any_tower=True)[:2]
 
 
 def proof_parser(description: str, cards: list[str], record: str) -> argparse.ArgumentParser:
@@ -55,7 +57,7 @@ def prove_facts(deck: Deck, cards: list[str], negations: list[str], timeout: flo
     the facts a proof builds on. Prints each answer; exits when one is not proved."""
     for negation in negations:
         start = time.monotonic()
-        status = ask(deck, cards, [negation], timeout)
+        status, _ = ask(deck, cards, [negation], timeout)
         print(f"'{negation}' with the cards: {status} ({time.monotonic() - start:.1f} s)")
         if status != UNSOLVABLE:
             raise SystemExit("a fact the proof needs is not proved: no conclusion")
