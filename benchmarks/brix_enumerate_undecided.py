@@ -56,16 +56,24 @@ def main() -> None:
     parser.add_argument("--cap", type=float, default=900.0, help="seconds per set and run")
     parser.add_argument("--jobs", type=int, default=2, help="sets run side by side")
     parser.add_argument("--limit", type=int, help="run at most this many sets")
+    parser.add_argument("--exclude-timeout", type=float,
+                        help="the enumeration's seconds for each Z3 question (default: its own)")
+    parser.add_argument("--again", choices=sorted(set(OUTCOMES.values())),
+                        help="run only the sets whose last run ended so (\"out of reach\" with a "
+                             "longer --exclude-timeout: Z3 may then say)")
     parser.add_argument("--record", action="store_true",
                         help="write each proof or tower into the conflicts file")
     args = parser.parse_args()
     path = args.conflicts or Path(__file__).parents[1] / f"content/brix/conflicts/{args.deck}.yaml"
     args.logs.mkdir(parents=True, exist_ok=True)
     sets = _undecided(path, args.deck, args.card, args.size)
-    finished = {ids: _outcome(_output(args.logs, ids)) for ids in sets}
-    finished = {ids: outcome for ids, outcome in finished.items() if outcome}
-    to_run = sorted((ids for ids in sets if ids not in finished),
-                    key=lambda ids: (_output(args.logs, ids).exists(), ids))[:args.limit]
+    outcomes = {ids: _outcome(_output(args.logs, ids)) for ids in sets}
+    to_run = ([ids for ids in sets if outcomes[ids] == args.again] if args.again else
+              sorted((ids for ids in sets if outcomes[ids] is None),
+                     key=lambda ids: (_output(args.logs, ids).exists(), ids)))
+    finished = {ids: outcome for ids, outcome in outcomes.items()
+                if outcome and ids not in to_run}
+    to_run = to_run[:args.limit]
     print(f"{len(sets)} undecided sets{f' of {args.size} cards' if args.size else ''} hold "
           f"{args.card} in {path}: {len(finished)} finished "
           f"in {args.logs}, {len(to_run)} to run ({args.jobs} side by side, {args.cap:g} s "
@@ -116,6 +124,7 @@ def _run(args: argparse.Namespace, ids: tuple[str, ...], record: Path | None,
     name = args.logs / "_".join(ids)
     command = [sys.executable, "-u", str(SCRIPT), "--deck", args.deck, "--cards", *ids,
                "--jobs", "1", "--log", f"{name}.jsonl",
+               *(["--exclude-timeout", str(args.exclude_timeout)] if args.exclude_timeout else []),
                *(["--record", str(record)] if record else [])]
     start = time.monotonic()
     output = _output(args.logs, ids)

@@ -187,8 +187,9 @@ def record_proof(path: Path, deck: Deck, ids: Sequence[str], by: str, why: str) 
     to shrink or undecided that hold it. It must be minimal by what the file knows: no listed
     conflict inside it or around it, no tower meeting it, and each part one card smaller met
     by a tower of the file or no larger than `complete_up_to` (then holding no conflict, it is
-    solvable)."""
-    known = conflicts_to_take(path, deck)
+    solvable). Only what is added is checked: the file's towers were when they were added
+    (`conflicts_to_take` checks them all again, a minute for green's 15,000)."""
+    known = _to_extend(path, deck)
     new = frozenset(ids)
     wrong = _not_minimal(deck, known, new)
     if wrong is not None:
@@ -204,7 +205,16 @@ def record_proof(path: Path, deck: Deck, ids: Sequence[str], by: str, why: str) 
         history=(*known.history, f"Proved by {why}: {' '.join(sorted(new))};",
                  "  see proofs."))
     write_conflicts(path, deck, known, file_note(known))
-    return conflicts_to_take(path, deck)
+    return _to_extend(path, deck)
+
+
+def _to_extend(path: Path, deck: Deck) -> ConflictFile:
+    """The file read for `record_proof` and `record_tower` (an error when it is of another
+    version of the deck), its towers not checked again."""
+    known = read_conflict_file(path, deck)
+    if known is None:
+        raise UserError(f"{path}: the conflicts of another version of deck '{deck.name}'")
+    return known
 
 
 def _not_minimal(deck: Deck, known: ConflictFile, new: frozenset[str]) -> str | None:
@@ -229,8 +239,8 @@ def _not_minimal(deck: Deck, known: ConflictFile, new: frozenset[str]) -> str | 
 def record_tower(path: Path, deck: Deck, tower: Tower, why: str) -> ConflictFile:
     """Add to the file at `path` a standing tower found without Z3 (`why`: how, for the
     history), dropping the undecided sets it meets. It must keep the deck's rule and meet no
-    listed conflict, as `conflicts_to_take` asks of every tower."""
-    known = conflicts_to_take(path, deck)
+    listed conflict, as `conflicts_to_take` asks of every tower (only of this one here)."""
+    known = _to_extend(path, deck)
     wrong = problems(tower, deck.bricks, deck.all_used, [])
     met = _card_ids(deck, deck.cards_met(tower))
     clash = next((ids for ids in (*known.sets, *known.unminimised) if frozenset(ids) <= met),
@@ -245,7 +255,7 @@ def record_tower(path: Path, deck: Deck, tower: Tower, why: str) -> ConflictFile
         history=(*known.history, f"Tower found by {why}: it meets "
                  + ("; ".join(" ".join(ids) for ids in settled) or "no undecided set") + "."))
     write_conflicts(path, deck, known, file_note(known))
-    return conflicts_to_take(path, deck)
+    return _to_extend(path, deck)
 
 
 def _smallest_first(
