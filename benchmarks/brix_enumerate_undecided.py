@@ -82,16 +82,17 @@ def main() -> None:
     if args.record:
         for ids, outcome in sorted(finished.items()):
             if outcome in RECORDED:
-                _record(args, path, ids)
+                _record(args, path, ids, outcome)
     with ThreadPoolExecutor(args.jobs) as pool:
-        runs = {pool.submit(_run, args, ids, None, args.cap): ids for ids in to_run}
+        runs = {pool.submit(_run, args, ids, outcomes[ids], None, args.cap): ids
+                for ids in to_run}
         for future in as_completed(runs):
             ids, (outcome, seconds) = runs[future], future.result()
             tally[outcome] += 1
             print(f"{' '.join(ids)}: {outcome} ({seconds:.0f} s)", flush=True)
             if args.record and outcome in RECORDED and ids in _undecided(
                     path, args.deck, args.card, args.size):
-                _record(args, path, ids)
+                _record(args, path, ids, outcome)
     print("outcomes: " + ", ".join(f"{n} {outcome}" for outcome, n in sorted(tally.items())))
 
 
@@ -117,11 +118,28 @@ def _outcome(output: Path) -> str | None:
     return next((outcome for line, outcome in OUTCOMES.items() if line in text), None)
 
 
-def _run(args: argparse.Namespace, ids: tuple[str, ...], record: Path | None,
-         cap: float | None) -> tuple[str, float]:
+def _run(args: argparse.Namespace, ids: tuple[str, ...], listed: str | None,
+         record: Path | None, cap: float | None) -> tuple[str, float]:
     """One run of the enumeration on the set (its output kept beside its log), stopped with
-    its pool at `cap` seconds: (outcome, seconds)."""
+    its pool at `cap` seconds: (outcome, seconds). Drivers may share --logs: the set is
+    claimed with a lock file (one a killed driver left must be deleted by hand), and left
+    alone when another driver ran it since it was `listed` with that outcome."""
     name = args.logs / "_".join(ids)
+    lock = name.with_suffix(".lock")
+    try:
+        lock.open("x").close()
+    except FileExistsError:
+        return "taken by another driver", 0.0
+    try:
+        if _outcome(_output(args.logs, ids)) != listed:
+            return "run by another driver", 0.0
+        return _run_claimed(args, ids, name, record, cap)
+    finally:
+        lock.unlink()
+
+
+def _run_claimed(args: argparse.Namespace, ids: tuple[str, ...], name: Path,
+                 record: Path | None, cap: float | None) -> tuple[str, float]:
     command = [sys.executable, "-u", str(SCRIPT), "--deck", args.deck, "--cards", *ids,
                "--jobs", "1", "--log", f"{name}.jsonl",
                *(["--exclude-timeout", str(args.exclude_timeout)] if args.exclude_timeout else []),
@@ -141,9 +159,9 @@ def _run(args: argparse.Namespace, ids: tuple[str, ...], record: Path | None,
     return outcome, time.monotonic() - start
 
 
-def _record(args: argparse.Namespace, path: Path, ids: tuple[str, ...]) -> None:
+def _record(args: argparse.Namespace, path: Path, ids: tuple[str, ...], listed: str) -> None:
     """The finished run again, from its log, writing its proof or tower into the file."""
-    outcome, seconds = _run(args, ids, path, None)
+    outcome, seconds = _run(args, ids, listed, path, None)
     print(f"  recorded {' '.join(ids)}: {outcome} ({seconds:.0f} s)", flush=True)
 
 
