@@ -107,6 +107,7 @@ def _undecided(path: Path, deck_name: str, card: str, size: int | None
 
 
 def _output(logs: Path, ids: tuple[str, ...]) -> Path:
+    """The set's run output; its --log and lock file are named alike (.jsonl, .lock)."""
     return logs / f"{'_'.join(ids)}.out"
 
 
@@ -124,28 +125,27 @@ def _run(args: argparse.Namespace, ids: tuple[str, ...], listed: str | None,
     its pool at `cap` seconds: (outcome, seconds). Drivers may share --logs: the set is
     claimed with a lock file (one a killed driver left must be deleted by hand), and left
     alone when another driver ran it since it was `listed` with that outcome."""
-    name = args.logs / "_".join(ids)
-    lock = name.with_suffix(".lock")
+    output = _output(args.logs, ids)
+    lock = output.with_suffix(".lock")
     try:
         lock.open("x").close()
     except FileExistsError:
         return "taken by another driver", 0.0
     try:
-        if _outcome(_output(args.logs, ids)) != listed:
+        if _outcome(output) != listed:
             return "run by another driver", 0.0
-        return _run_claimed(args, ids, name, record, cap)
+        return _run_claimed(args, ids, output, record, cap)
     finally:
         lock.unlink()
 
 
-def _run_claimed(args: argparse.Namespace, ids: tuple[str, ...], name: Path,
+def _run_claimed(args: argparse.Namespace, ids: tuple[str, ...], output: Path,
                  record: Path | None, cap: float | None) -> tuple[str, float]:
     command = [sys.executable, "-u", str(SCRIPT), "--deck", args.deck, "--cards", *ids,
-               "--jobs", "1", "--log", f"{name}.jsonl",
+               "--jobs", "1", "--log", str(output.with_suffix(".jsonl")),
                *(["--exclude-timeout", str(args.exclude_timeout)] if args.exclude_timeout else []),
                *(["--record", str(record)] if record else [])]
     start = time.monotonic()
-    output = _output(args.logs, ids)
     with output.open("w") as out:
         process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT,
                                    start_new_session=True)

@@ -268,7 +268,8 @@ def main() -> None:
         try:
             said, cases = _decide_cases(deck, cards, args.uprights, args.exclude_timeout)
         except Met as met:
-            check_witness(met.tower, bricks, deck.all_used, conditions[:len(cards)])
+            check_witness(met.tower, bricks, deck.all_used,
+                          [(c, deck.card(c).condition) for c in cards])  # not the assumptions
             print(f"solvable: Z3 found a tower meeting {met.question} (check_witness passed "
                   "on the cards):")
             for brick in met.tower:

@@ -189,7 +189,7 @@ def record_proof(path: Path, deck: Deck, ids: Sequence[str], by: str, why: str) 
     by a tower of the file or no larger than `complete_up_to` (then holding no conflict, it is
     solvable). Only what is added is checked: the file's towers were when they were added
     (`conflicts_to_take` checks them all again, a minute for green's 15,000)."""
-    known = _to_extend(path, deck)
+    known = _current_file(path, deck)
     new = frozenset(ids)
     wrong = _not_minimal(deck, known, new)
     if wrong is not None:
@@ -205,15 +205,17 @@ def record_proof(path: Path, deck: Deck, ids: Sequence[str], by: str, why: str) 
         history=(*known.history, f"Proved by {why}: {' '.join(sorted(new))};",
                  "  see proofs."))
     write_conflicts(path, deck, known, file_note(known))
-    return _to_extend(path, deck)
+    return _current_file(path, deck)
 
 
-def _to_extend(path: Path, deck: Deck) -> ConflictFile:
-    """The file read for `record_proof` and `record_tower` (an error when it is of another
-    version of the deck), its towers not checked again."""
+def _current_file(path: Path, deck: Deck) -> ConflictFile:
+    """The file, which must be written for this very version of `deck` (else an error naming
+    its fingerprint); its towers are not checked here (`conflicts_to_take` does)."""
     known = read_conflict_file(path, deck)
     if known is None:
-        raise UserError(f"{path}: the conflicts of another version of deck '{deck.name}'")
+        raise load_yaml(path, fast=True)["fingerprint"].error(
+            f"these conflicts are of another version of deck '{deck.name}' (its conditions, "
+            "rule or bricks changed); audit it without --known")
     return known
 
 
@@ -240,7 +242,7 @@ def record_tower(path: Path, deck: Deck, tower: Tower, why: str) -> ConflictFile
     """Add to the file at `path` a standing tower found without Z3 (`why`: how, for the
     history), dropping the undecided sets it meets. It must keep the deck's rule and meet no
     listed conflict, as `conflicts_to_take` asks of every tower (only of this one here)."""
-    known = _to_extend(path, deck)
+    known = _current_file(path, deck)
     wrong = problems(tower, deck.bricks, deck.all_used, [])
     met = _card_ids(deck, deck.cards_met(tower))
     clash = next((ids for ids in (*known.sets, *known.unminimised) if frozenset(ids) <= met),
@@ -255,7 +257,7 @@ def record_tower(path: Path, deck: Deck, tower: Tower, why: str) -> ConflictFile
         history=(*known.history, f"Tower found by {why}: it meets "
                  + ("; ".join(" ".join(ids) for ids in settled) or "no undecided set") + "."))
     write_conflicts(path, deck, known, file_note(known))
-    return _to_extend(path, deck)
+    return _current_file(path, deck)
 
 
 def _smallest_first(
@@ -519,11 +521,7 @@ def conflicts_to_take(path: Path, deck: Deck) -> ConflictFile:
     """The conflicts and towers an audit is to take as known (`brix audit --known`): those of
     a file written for this very version of `deck` (else an error naming its fingerprint),
     each tower checked (else an error naming its line)."""
-    known = read_conflict_file(path, deck)
-    if known is None:
-        raise load_yaml(path, fast=True)["fingerprint"].error(
-            f"these conflicts are of another version of deck '{deck.name}' (its conditions, "
-            "rule or bricks changed); audit it without --known")
+    known = _current_file(path, deck)
     conflicts = [frozenset(ids) for ids in (*known.sets, *known.unminimised)]
     for tower, node in zip(known.towers, known.tower_nodes, strict=True):
         wrong = problems(tower, deck.bricks, deck.all_used, [])
