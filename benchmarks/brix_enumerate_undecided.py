@@ -15,7 +15,9 @@ enumerated again). The file is written only here, one set after another, never b
 once; sets it no longer lists as undecided (settled meanwhile) are left out.
 
 Order: sets never run first, then those cut before (the slow ones), each by card ids; each set
-gets the enumeration script's --jobs 1, and --jobs sets run side by side.
+gets the enumeration script's --jobs 1 and --first (one tower decides the set: runs that went on
+collecting towers were cut by the cap with hundreds logged, G17 G20 G24 G30 G38's 515), and
+--jobs sets run side by side.
 """
 
 from __future__ import annotations
@@ -142,7 +144,7 @@ def _run(args: argparse.Namespace, ids: tuple[str, ...], listed: str | None,
 def _run_claimed(args: argparse.Namespace, ids: tuple[str, ...], output: Path,
                  record: Path | None, cap: float | None) -> tuple[str, float]:
     command = [sys.executable, "-u", str(SCRIPT), "--deck", args.deck, "--cards", *ids,
-               "--jobs", "1", "--log", str(output.with_suffix(".jsonl")),
+               "--jobs", "1", "--first", "--log", str(output.with_suffix(".jsonl")),
                *(["--exclude-timeout", str(args.exclude_timeout)] if args.exclude_timeout else []),
                *(["--record", str(record)] if record else [])]
     start = time.monotonic()

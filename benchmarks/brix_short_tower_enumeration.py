@@ -14,6 +14,8 @@ enumerated in plain Python (no Z3): does any of them stand and meet the other ca
         # hours: stopped, the same command goes on where it stopped (RunLog)
     python benchmarks/brix_short_tower_enumeration.py --cards G17 G24 G28 G30 --log g17.jsonl \
         --record content/brix/conflicts/green.yaml  # the proof or tower written there
+    python benchmarks/brix_short_tower_enumeration.py --cards G21 G24 G26 G28 G30 --first \
+        --log g21.jsonl  # stops at the first ground placement with a tower meeting the cards
     python benchmarks/brix_short_tower_enumeration.py --cards G24 G28 G30 G41 --reuse g17.jsonl
         # the cases that finished run enumerated (no tower stood) are not enumerated again
 
@@ -223,7 +225,10 @@ def main() -> None:
                         help="seconds for each Z3 question with every card excluding a case")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--first", action="store_true",
-                        help="stop at the first standing tower (validation runs only)")
+                        help="stop after the first ground placement on which a tower stands "
+                             "and meets the cards (it is enumerated in full: up to 5 towers "
+                             "to recolour; with --log, also when the logged placements hold "
+                             "one); every case enumerated without one is still a proof")
     parser.add_argument("--expect", type=Path,
                         help="`brix verify --json` output whose tower must be enumerated")
     parser.add_argument("--only-expected", action="store_true",
@@ -246,15 +251,15 @@ def main() -> None:
                              "colour-free cards these cards all hold: its cases are not "
                              "enumerated again")
     args = parser.parse_args()
-    if (args.log or args.reuse) and (args.first or args.expect):
-        raise SystemExit("--log and --reuse are for full runs (without --first and --expect)")
+    if (args.log or args.reuse) and args.expect:
+        raise SystemExit("--log and --reuse are for full runs (without --expect)")
     if args.reuse and args.uprights is not None:
         raise SystemExit("--reuse is for full runs (without --uprights)")
     deck = shipped_deck(args.deck)
     bricks = deck.bricks
     assert sorted(bricks.extents()) == sorted(EXTENTS), "the proof assumes 4 x 2 x 2 bricks"
     cards = tuple(args.cards)
-    options = Options(args.deck, cards, args.cross_check, args.first, args.trace_expected)
+    options = Options(args.deck, cards, args.cross_check, args.trace_expected)
     conditions = _conditions(options)
     reusable = _covered(args.reuse, deck, [c for _, c in conditions]) if args.reuse else []
     log = RunLog(args.log, {"script": hashlib.sha256(Path(__file__).read_bytes()).hexdigest(),
@@ -306,7 +311,7 @@ def main() -> None:
         for entry in log.done.values():
             total.update(entry["counts"])
             standing.extend(tower_of_line(line, bricks.color_names) for line in entry["standing"])
-        todo = [i for i in todo if i not in log.done]
+        todo = [i for i in todo if i not in log.done and not (args.first and standing)]
     with Pool(args.jobs) as pool:
         results = pool.imap(run_task, [tasks[i] for i in todo], chunksize=4)
         for done, (index, result) in enumerate(zip(todo, results, strict=True),
@@ -341,7 +346,7 @@ def main() -> None:
             print("  ", brick)
         if args.record:
             record_towers(args.record, deck, standing, f"enumeration ({_command(args)})")
-    elif args.first or args.only_expected or args.trace_expected or args.uprights is not None:
+    elif args.only_expected or args.trace_expected or args.uprights is not None:
         print("no standing tower found (not every case was enumerated)")
     else:
         reused = f" ({len(covered)} of them in the run {args.reuse} logged)" if covered else ""
@@ -622,7 +627,6 @@ class Options:
     deck: str
     cards: tuple[str, ...]
     cross_check: bool = False
-    first: bool = False
     trace: bool = False
 
 
@@ -632,10 +636,6 @@ Task = tuple[tuple[Box, ...], Case, frozenset[Box] | None, Options]
 
 def run_task(task: Task) -> Result:
     return Search(*task).run()
-
-
-class _Stop(Exception):
-    """A standing tower was found and --first asked for one only."""
 
 
 class Search:
@@ -661,7 +661,6 @@ class Search:
         self.load_memo: dict[tuple[Box, ...], Fraction] = {}
         self.doomed = False  # --cross-check: rule 10 would have cut this tower
         self.cross_check = options.cross_check
-        self.first = options.first
         # Tracing: candidates outside the expected tower are left out. Rules 1-6 and 8 look
         # only at the bricks placed, and rule 7 at fewer candidates can only cut more, so a
         # tower that comes through the traced search comes through the full one.
@@ -677,8 +676,7 @@ class Search:
         # Rule 2 for uprights at z = 2: their top is HEIGHT, nothing can rest on them.
         ups = [c for c in candidates if c[5] == LENGTH and self._centre_held(c, self.grounds)]
         flat = [c for c in candidates if c[5] == WIDTH]
-        with suppress(_Stop):
-            self._level2(ups, flat, want)
+        self._level2(ups, flat, want)
         return self.result
 
     def _level2(self, ups: list[Box], flat: list[Box], want: int) -> None:
@@ -867,8 +865,6 @@ class Search:
         stages.append("meets the cards")
         if len(self.result.standing) < 5:
             self.result.standing.append(coloured)
-        if self.first:
-            raise _Stop
 
 
 def _resting(bases: list[Box] | tuple[Box, ...], z: int,
