@@ -48,9 +48,7 @@ from script_proofs import (
     box_rests_on,
     boxes_collide,
     boxes_touch,
-    colourings,
     named_tower,
-    names_a_colour,
     proof_parser,
     prove_facts,
     record_script_proof,
@@ -61,6 +59,8 @@ from tower_print.brix.checker import check_witness
 from tower_print.brix.decks import Deck, shipped_deck
 from tower_print.brix.evaluate import Evaluator
 from tower_print.brix.geometry import PlacedBrick
+from tower_print.brix.language import names_a_colour
+from tower_print.brix.recolour import Colourings
 from tower_print.brix.statics import stands
 
 FACTS = ("there are at most {n1} bricks", "there are at least {n2} bricks",
@@ -147,8 +147,7 @@ def towers_around(hub: Box, n: int, height: int, deck: Deck,
         if not stands(tower, margin):
             return
         counts["stand"] += 1
-        met = next((t for t in colourings(boxes, deck)
-                    if all(Evaluator(t, deck.bricks).condition(c) for c in coloured)), None)
+        met = Colourings(deck, tower).meeting(coloured)
         if met is not None:
             counts["stand and meet the cards"] += 1
             if len(standing) < 5:

@@ -166,11 +166,9 @@ from script_proofs import (
     box_rests_on,
     boxes_collide,
     boxes_touch,
-    colourings,
     footprints_overlap,
     least_load,
     named_tower,
-    names_a_colour,
     record_script_proof,
     record_towers,
 )
@@ -179,8 +177,9 @@ from tower_print.brix.checker import check_witness
 from tower_print.brix.decks import Deck, shipped_deck
 from tower_print.brix.evaluate import Evaluator
 from tower_print.brix.geometry import PlacedBrick, is_connected
-from tower_print.brix.language import Condition, parse
+from tower_print.brix.language import Condition, names_a_colour, parse
 from tower_print.brix.marco import members
+from tower_print.brix.recolour import Colourings
 from tower_print.brix.solver import CASE_TEXT, UNSOLVABLE
 from tower_print.brix.statics import _centre_supported, contacts, stands
 from tower_print.brix.stored_towers import tower_line, tower_of_line
@@ -856,9 +855,7 @@ class Search:
             return
         counts["stand"] += 1
         stages.append("stands")
-        coloured = next((t for t in colourings(boxes, self.deck)
-                         if all(Evaluator(t, self.deck.bricks).condition(c)
-                                for c in self.coloured)), None)
+        coloured = Colourings(self.deck, tower).meeting(self.coloured)
         if coloured is None:
             return
         counts["stand and meet the cards"] += 1

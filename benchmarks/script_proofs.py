@@ -10,18 +10,16 @@ import argparse
 import datetime
 import subprocess
 import time
-from collections.abc import Iterator
-from dataclasses import fields, is_dataclass
 from fractions import Fraction
 from pathlib import Path
 
 from tower_print.brix import shapes
 from tower_print.brix.audit import card_masks
-from tower_print.brix.conflicts import read_conflict_file, record_proof, record_tower
+from tower_print.brix.conflicts import add_towers, read_conflict_file, record_proof
 from tower_print.brix.decks import Deck
 from tower_print.brix.geometry import PlacedBrick, normalized
-from tower_print.brix.language import Colour, parse
-from tower_print.brix.shape_library import box_of
+from tower_print.brix.language import parse
+from tower_print.brix.recolour import colourings_meeting
 from tower_print.brix.solver import UNSOLVABLE, Labeled, TowerSolver
 
 Box = tuple[int, int, int, int, int, int]
@@ -87,35 +85,20 @@ def record_towers(path: Path, deck: Deck, standing: list[tuple[PlacedBrick, ...]
     """The first standing tower, and the towers that settle some of the file's undecided sets:
     each standing tower found, in every colouring the deck allows, tried on them (the colours
     the cards asked for are one choice among many: G17 G24 G28 G30's towers, recoloured, met 17
-    of green's undecided sets)."""
-    known = record_tower(path, deck, normalized(standing[0]), why)
-    print(f"added to {path}")
+    of green's undecided sets); written at once."""
+    known = read_conflict_file(path, deck)
+    if known is None:
+        raise SystemExit(f"{path}: written for another version of deck {deck.name}")
     sets = [ids for ids, _ in known.undecided]
     left = dict(zip(card_masks(deck, sets), sets, strict=True))  # undecided still, by mask
-    plain = card_masks(deck, [[c.id for c in deck.cards if not names_a_colour(c.condition)]])[0]
-    for tower in standing:
-        # A colour-free card the tower misses is missed in every colouring: the sets holding
-        # one are not tried (pink has 22,680 colourings of 9 bricks, green 2,520).
-        reachable = deck.cards_met(tower) | ~plain
-        if not any(mask & ~reachable == 0 for mask in left):
-            continue
-        boxes = tuple(box_of(b) for b in tower)
-        for coloured in colourings(boxes, deck):
-            met = deck.cards_met(coloured)
-            settled = [mask for mask in left if mask & ~met == 0]
-            if settled:
-                record_tower(path, deck, normalized(coloured), why + ", recoloured")
-                print(f"added to {path}: a tower meeting "
-                      + "; ".join(" ".join(left.pop(mask)) for mask in settled))
-
-
-def colourings(boxes: tuple[Box, ...], deck: Deck) -> Iterator[tuple[PlacedBrick, ...]]:
-    """The tower with every colouring the deck's rule allows, each colour sequence once (bricks
-    of one colour are alike: 8! / 2!^4 = 2520 for green); lazily: the first that meets the
-    cards ends it."""
-    for rows in shapes.colourings(deck.bricks, deck.all_used, len(boxes)):
-        for row in rows:
-            yield shapes.coloured_tower(boxes, deck.bricks, row)
+    found = colourings_meeting(deck, standing, left)
+    add_towers(path, deck, [normalized(standing[0])], why)
+    if found:
+        add_towers(path, deck, [normalized(tower) for _, tower in found], why + ", recoloured")
+    print(f"added to {path}: a tower meeting the cards")
+    for met, _ in found:
+        settled = [left.pop(mask) for mask in list(left) if mask & ~met == 0]
+        print(f"added to {path}: a tower meeting " + "; ".join(" ".join(s) for s in settled))
 
 
 def footprints_overlap(a: Box, b: Box) -> bool:
@@ -177,18 +160,8 @@ def _axis_load(lo: int, extent: int, s0: Fraction, s1: Fraction, margin: Fractio
     return (centre - s1) / (s1 - r0)
 
 
-def names_a_colour(node: object) -> bool:
-    """Does the condition tree hold a colour predicate anywhere?"""
-    if isinstance(node, Colour):
-        return True
-    if isinstance(node, tuple | list):
-        return any(names_a_colour(item) for item in node)
-    if is_dataclass(node):
-        return any(names_a_colour(getattr(node, f.name)) for f in fields(node))
-    return False
-
-
 def named_tower(boxes: tuple[Box, ...], deck: Deck) -> tuple[PlacedBrick, ...]:
     """The boxes as the deck's bricks in their order (yellow-1, yellow-2, purple-1, ...), the
     first colouring: the one the colour-free cards are tested on."""
-    return next(colourings(boxes, deck))
+    row = shapes.colourings(deck.bricks, deck.all_used, len(boxes))[0][0]
+    return shapes.coloured_tower(boxes, deck.bricks, row)

@@ -15,13 +15,16 @@ from pathlib import Path
 import pytest
 from typer.testing import Result
 
-from tower_print.brix import audit
+from tower_print.brix import audit, shapes
 from tower_print.brix.audit import AuditSettings, Explorer
 from tower_print.brix.audit_report import audit_json, audit_text, card_prices, deal_odds
+from tower_print.brix.checker import problems
 from tower_print.brix.conflicts import read_conflict_file
-from tower_print.brix.decks import load_deck
+from tower_print.brix.decks import load_deck, shipped_deck
 from tower_print.brix.difficulty import wilson
 from tower_print.brix.marco import CardMap, mask_of, members
+from tower_print.brix.sampling import sample_towers
+from tower_print.brix.shape_library import box_of
 from tower_print.brix.solver import SOLVABLE, UNKNOWN, UNSOLVABLE, Labeled, TowerSolver
 
 PLANTED = Path(__file__).parent / "data" / "brix-planted.yaml"
@@ -750,6 +753,26 @@ def test_a_set_the_known_file_left_after_a_first_try_waits_for_the_end(tmp_path:
     assert (report["first_tries_taken"], report["undecided_taken"]) == (1, 0)
     written = read_conflict_file(out, deck)
     assert written is not None and written.undecided == ()
+
+
+def test_the_known_towers_recoloured_settle_known_undecided_sets(tmp_path: Path) -> None:
+    """A set the file lists as undecided that one of its towers meets in other colours is
+    solvable from the start, by a checked tower; a set none meets stays open."""
+    deck = shipped_deck("green")
+    tower = sample_towers(deck.bricks, True, 1, seed=5)[0]
+    base = deck.cards_met(tower)
+    other = shapes.coloured_tower([box_of(b) for b in tower], deck.bricks,
+                                  shapes.colourings(deck.bricks, True, len(tower))[0][-1])
+    wanted = mask_of(members(deck.cards_met(other) & ~base)[:4])
+    impossible = mask_of([deck.cards.index(deck.card("G24")), deck.cards.index(deck.card("G32"))])
+    assert wanted and wanted & ~base  # the tower as it is does not meet it
+    explorer = Explorer(deck, SETTINGS, tmp_path, known_towers=[tower],
+                        known_undecided={wanted: 60.0, impossible: 60.0})
+    explorer._recolour_known_towers()
+    assert explorer.towers_recoloured == 1
+    met = [m for m in explorer.witnesses if wanted & ~m == 0]
+    assert met and not any(impossible & ~m == 0 for m in explorer.witnesses)
+    assert problems(explorer.witnesses[met[0]], deck.bricks, True, []) == []
 
 
 def test_an_incomplete_report_counts_its_loose_ends_in_plain_english(planted_audit) -> None:  # type: ignore[no-untyped-def]

@@ -12,6 +12,7 @@ import pytest
 from tower_print.brix import conflicts
 from tower_print.brix.conflicts import (
     ConflictFile,
+    add_towers,
     conflicts_folder,
     conflicts_to_take,
     deck_fingerprint,
@@ -20,7 +21,6 @@ from tower_print.brix.conflicts import (
     known_towers,
     read_conflict_file,
     record_proof,
-    record_tower,
     save_known_towers,
     write_conflicts,
 )
@@ -481,15 +481,16 @@ def test_a_proof_that_cannot_be_minimal_is_refused_and_nothing_written(
 def test_a_tower_found_without_z3_is_added_and_the_undecided_sets_it_meets_are_dropped(
     tmp_path: Path,
 ) -> None:
-    """`record_tower`: the tower joins the file's towers and settles the undecided sets it
-    meets; one that falls or meets a listed conflict is refused, nothing written."""
+    """`add_towers`: the tower joins the file's towers and settles the undecided sets it
+    meets; one that falls or meets a listed conflict is refused, and nothing of the call is
+    written."""
     tower = next(t for t in TOWERS if len(_ids(PLANTED.cards_met(t))) >= 3)
     met = sorted(_ids(PLANTED.cards_met(tower)))
     path = tmp_path / "planted.yaml"
     write_conflicts(path, PLANTED, ConflictFile(
         PAIRS, 2, ("Built by: hand",),
         undecided=((tuple(met[:3]), 60.0), (("T1", "T3", "T8"), 60.0))), "")
-    added = record_tower(path, PLANTED, tower, "counting")
+    added = add_towers(path, PLANTED, [tower], "counting")
     assert [tower_line(t) for t in added.towers] == [tower_line(tower)]
     assert added.undecided == ((("T1", "T3", "T8"), 60.0),)
     assert added.history[-1] == f"Tower found by counting: it meets {' '.join(met[:3])}."
@@ -497,11 +498,11 @@ def test_a_tower_found_without_z3_is_added_and_the_undecided_sets_it_meets_are_d
     lifted = tuple(dataclasses.replace(b, z=b.z + 1) for b in tower)
     with pytest.raises(UserError, match="planted.yaml: the tower cannot be added: the tower "
                                         "does not stand"):
-        record_tower(path, PLANTED, lifted, "counting")
+        add_towers(path, PLANTED, [tower, lifted], "counting")
     assert path.read_bytes() == before
     write_conflicts(path, PLANTED, ConflictFile((*PAIRS, tuple(met[:2])), 2), "")
     before = path.read_bytes()
     with pytest.raises(UserError, match=rf"it meets every card of the conflict "
                                         rf"'{' '.join(met[:2])}'"):
-        record_tower(path, PLANTED, tower, "again")
+        add_towers(path, PLANTED, [tower], "again")
     assert path.read_bytes() == before

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from itertools import permutations
 
+import pytest
+
 from tower_print.brix.checker import problems
-from tower_print.brix.decks import shipped_deck
+from tower_print.brix.decks import Deck, shipped_deck
 from tower_print.brix.geometry import PlacedBrick
-from tower_print.brix.recolour import recoloured
+from tower_print.brix.language import names_a_colour
+from tower_print.brix.marco import mask_of, members
+from tower_print.brix.recolour import colourings_meeting, recoloured
 from tower_print.brix.sampling import sample_towers
 from tower_print.brix.shape_library import box_of
 
@@ -40,3 +44,34 @@ def test_recoloured_towers_stand_claim_the_truth_and_cover_every_colouring() -> 
     for colouring in _every_colouring(tower):  # nothing a colouring meets is left out
         met = deck.cards_met(colouring)
         assert met & ~base == 0 or any(met & ~mask == 0 for mask in masks)
+
+
+@pytest.fixture(scope="module")
+def green_colourings() -> tuple[Deck, tuple[PlacedBrick, ...], list[int]]:
+    """Green's deck, a sampled tower and the cards each of its colourings meets (by the
+    independent enumeration above)."""
+    deck = shipped_deck("green")
+    tower = sample_towers(deck.bricks, True, 1, seed=5)[0]
+    return deck, tower, [deck.cards_met(c) for c in _every_colouring(tower)]
+
+
+def test_colourings_meeting_settles_exactly_the_sets_some_colouring_meets(
+    green_colourings: tuple[Deck, tuple[PlacedBrick, ...], list[int]],
+) -> None:
+    deck, tower, mets = green_colourings
+    base = deck.cards_met(tower)
+    coloured = mask_of(k for k, c in enumerate(deck.cards) if names_a_colour(c.condition))
+    # Sets of 4 cards naming colours, each met by some colouring but not by the tower as it
+    # is, and sets no colouring meets.
+    reachable = sorted({mask_of(members(met & coloured & ~base)[:4]) for met in mets
+                        if (met & coloured & ~base).bit_count() >= 4})[:6]
+    unreachable = [mask_of(members(coloured)[i:i + 4]) for i in range(0, 20, 4)]
+    unreachable = [m for m in unreachable if not any(m & ~met == 0 for met in mets)][:3]
+    assert len(reachable) >= 3 and unreachable  # the test asks something
+    found = colourings_meeting(deck, [tower], [*reachable, *unreachable])
+    for met, other in found:
+        assert deck.cards_met(other) == met and met in mets
+        assert problems(other, deck.bricks, deck.all_used, []) == []
+        assert sorted(map(box_of, other)) == sorted(map(box_of, tower))
+    settled = [m for m in (*reachable, *unreachable) if any(m & ~met == 0 for met, _ in found)]
+    assert settled == reachable

@@ -64,7 +64,7 @@ from tower_print.brix.decks import Deck
 from tower_print.brix.difficulty import cache_folder
 from tower_print.brix.geometry import PlacedBrick
 from tower_print.brix.marco import CardMap, MaskSet, mask_of, members
-from tower_print.brix.recolour import recoloured
+from tower_print.brix.recolour import colourings_meeting, recoloured
 from tower_print.brix.sampling import Tower, sample_towers
 from tower_print.brix.shape_library import shape_library
 from tower_print.brix.shrink import dropped_together
@@ -601,6 +601,7 @@ class Exploration:
     taken: int = 0  # of `muses`, those taken as known (`Explorer.known`), not proved here
     taken_up_to: int = 0  # sets of up to this many cards taken as decided (`Explorer.known_up_to`)
     towers_taken: int = 0  # checked towers taken as known (`Explorer` `known_towers`)
+    towers_recoloured: int = 0  # colourings of them meeting known undecided sets
     unminimised_taken: int = 0  # conflicts to shrink taken as known (`known_unminimised`)
     unminimised_left: int = 0  # of those, not shrunk again: no longer time limit than before
     unminimised_too_large: int = 0  # of those, not shrunk: more cards than `max_cards`
@@ -663,7 +664,9 @@ class Explorer:
         self.map = CardMap(len(deck.cards), settings.max_cards, settings.seed)
         self.folder = cache_dir or default_cache_dir()
         self.log = AuditLog(self.folder, deck)
+        self.known_towers = list(known_towers)
         self.towers_taken = len(known_towers)
+        self.towers_recoloured = 0  # colourings of them meeting its undecided sets (`run`)
         self.witnesses: dict[int, Tower] = {}  # a checked tower for each solvable set it meets
         for tower in known_towers:
             self.witnesses.setdefault(deck.cards_met(tower), tower)
@@ -795,6 +798,7 @@ class Explorer:
         start = time.monotonic()
         self.log.check_writable()
         has_pool = self.replay()
+        self._recolour_known_towers()
         say = progress or (lambda _: None)
         context = get_context("spawn")  # no fork of a process holding Z3 contexts and threads
         with ProcessPoolExecutor(
@@ -815,6 +819,18 @@ class Explorer:
                 _stop(executor)
                 raise
         return self.result(time.monotonic() - start)
+
+    def _recolour_known_towers(self) -> None:
+        """The file's towers in every colouring, tried on its undecided sets that no tower
+        meets yet (`recolour.colourings_meeting`): each was found in the colours one set asked
+        for, and in others meets sets Z3 took a minute not to decide (green's file: 46 of
+        195 settled, 90 s), which the exploration then takes as solvable."""
+        solvable = list(self.witnesses)
+        sets = [mask for mask in self.known_undecided
+                if not any(mask & ~met == 0 for met in solvable)]
+        for met, tower in colourings_meeting(self.deck, self.known_towers, sets):
+            self.witnesses.setdefault(met, tower)
+            self.towers_recoloured += 1
 
     def _sample_pool(self, executor: ProcessPoolExecutor, say: Progress) -> None:
         size = self.settings.samples
@@ -998,7 +1014,8 @@ class Explorer:
             checks=self.checks, seconds=seconds, resumed=self.resumed,
             complete=complete, stopped=self.stopped, complete_up_to=complete_up_to,
             taken=len(set(self.known) & set(muses)), taken_up_to=self.known_up_to,
-            towers_taken=self.towers_taken, unminimised_taken=len(self.known_unminimised),
+            towers_taken=self.towers_taken, towers_recoloured=self.towers_recoloured,
+            unminimised_taken=len(self.known_unminimised),
             unminimised_tried_at={mask: tried_at for mask in hiding
                                   if (tried_at := unminimised[mask]) is not None},
             unminimised_left=self.unminimised_left,

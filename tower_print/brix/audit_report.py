@@ -151,6 +151,7 @@ def audit_json(
         "conflicts_taken": found.taken,
         "complete_up_to_taken": found.taken_up_to,
         "towers_taken": found.towers_taken,
+        "towers_recoloured": found.towers_recoloured,
         "unminimised_taken": found.unminimised_taken,
         "unminimised_left": found.unminimised_left,
         "unminimised_too_large": found.unminimised_too_large,
@@ -204,6 +205,9 @@ def audit_text(
     if found.towers_taken:
         lines.append(f"  And its {_count(found.towers_taken, 'tower')}, each checked: the cards "
                      "one meets are solvable together.")
+    if found.towers_recoloured:
+        lines.append(f"  Recoloured, they gave {_count(found.towers_recoloured, 'tower')} meeting "
+                     "sets of cards it lists as undecided (each checked as a witness).")
     if found.unminimised_taken:
         shrunk = (found.unminimised_taken - found.unminimised_left
                   - found.unminimised_too_large)

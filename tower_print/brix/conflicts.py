@@ -238,24 +238,28 @@ def _not_minimal(deck: Deck, known: ConflictFile, new: frozenset[str]) -> str | 
     return None
 
 
-def record_tower(path: Path, deck: Deck, tower: Tower, why: str) -> ConflictFile:
-    """Add to the file at `path` a standing tower found without Z3 (`why`: how, for the
-    history), dropping the undecided sets it meets. It must keep the deck's rule and meet no
-    listed conflict, as `conflicts_to_take` asks of every tower (only of this one here)."""
+def add_towers(path: Path, deck: Deck, towers: Sequence[Tower], why: str) -> ConflictFile:
+    """Add to the file at `path` standing towers found without Z3 (`why`: how, for the
+    history), dropping the undecided sets they meet; the file is written once. Each must keep
+    the deck's rule and meet no listed conflict, as `conflicts_to_take` asks of every tower
+    (only of these here)."""
     known = _current_file(path, deck)
-    wrong = problems(tower, deck.bricks, deck.all_used, [])
-    met = _card_ids(deck, deck.cards_met(tower))
-    clash = next((ids for ids in (*known.sets, *known.unminimised) if frozenset(ids) <= met),
-                 None)
-    if wrong or clash is not None:
-        raise UserError(f"{path}: the tower cannot be added: " + (
-            wrong[0] if wrong else f"it meets every card of the conflict '{' '.join(clash)}'"))
-    settled = [ids for ids, _ in known.undecided if frozenset(ids) <= met]
-    known = replace(
-        known, towers=(*known.towers, tower),
-        undecided=tuple((s, t) for s, t in known.undecided if s not in settled),
-        history=(*known.history, f"Tower found by {why}: it meets "
-                 + ("; ".join(" ".join(ids) for ids in settled) or "no undecided set") + "."))
+    history = list(known.history)
+    undecided = list(known.undecided)
+    for tower in towers:
+        wrong = problems(tower, deck.bricks, deck.all_used, [])
+        met = _card_ids(deck, deck.cards_met(tower))
+        clash = next((ids for ids in (*known.sets, *known.unminimised)
+                      if frozenset(ids) <= met), None)
+        if wrong or clash is not None:
+            raise UserError(f"{path}: the tower cannot be added: " + (
+                wrong[0] if wrong else f"it meets every card of the conflict '{' '.join(clash)}'"))
+        settled = [ids for ids, _ in undecided if frozenset(ids) <= met]
+        undecided = [(s, t) for s, t in undecided if s not in settled]
+        history.append(f"Tower found by {why}: it meets "
+                       + ("; ".join(" ".join(ids) for ids in settled) or "no undecided set") + ".")
+    known = replace(known, towers=(*known.towers, *towers), undecided=tuple(undecided),
+                    history=tuple(history))
     write_conflicts(path, deck, known, file_note(known))
     return _current_file(path, deck)
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, is_dataclass
 
 from tower_print.content import UserError
 
@@ -356,6 +356,18 @@ class _Parser:
         if relation in ("touches", "rests on") and self.accept("the ground", "the table"):
             return Trait("grounded")
         return Related(relation, self.quant(allow_every=True), self.selector())
+
+
+def names_a_colour(node: object) -> bool:
+    """Does the condition tree hold a colour predicate anywhere? (A tower meets the conditions
+    naming none in every colouring or in none.)"""
+    if isinstance(node, Colour):
+        return True
+    if isinstance(node, tuple | list):
+        return any(names_a_colour(item) for item in node)
+    if is_dataclass(node):
+        return any(names_a_colour(getattr(node, f.name)) for f in fields(node))
+    return False
 
 
 def parse(text: str, colours: tuple[str, ...]) -> Condition:
