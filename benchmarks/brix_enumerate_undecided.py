@@ -32,7 +32,7 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
-from tower_print.brix.conflicts import read_conflict_file
+from tower_print.brix.conflicts import conflicts_folder, current_file
 from tower_print.brix.decks import shipped_deck
 
 SCRIPT = Path(__file__).with_name("brix_short_tower_enumeration.py")
@@ -66,7 +66,7 @@ def main() -> None:
     parser.add_argument("--record", action="store_true",
                         help="write each proof or tower into the conflicts file")
     args = parser.parse_args()
-    path = args.conflicts or Path(__file__).parents[1] / f"content/brix/conflicts/{args.deck}.yaml"
+    path = args.conflicts or conflicts_folder() / f"{args.deck}.yaml"
     args.logs.mkdir(parents=True, exist_ok=True)
     sets = _undecided(path, args.deck, args.card, args.size)
     outcomes = {ids: _outcome(_output(args.logs, ids)) for ids in sets}
@@ -101,9 +101,7 @@ def main() -> None:
 def _undecided(path: Path, deck_name: str, card: str, size: int | None
                ) -> list[tuple[str, ...]]:
     """The file's undecided sets holding `card` (of `size` cards), by card ids."""
-    known = read_conflict_file(path, shipped_deck(deck_name))
-    if known is None:
-        raise SystemExit(f"{path}: written for another version of deck {deck_name}")
+    known = current_file(path, shipped_deck(deck_name))
     return sorted(tuple(sorted(ids)) for ids, _ in known.undecided
                   if card in ids and size in (None, len(ids)))
 

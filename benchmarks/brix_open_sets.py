@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from tower_print.brix.audit import AuditSettings, _pool_chunk, pool_chunks
-from tower_print.brix.conflicts import conflicts_folder, read_conflict_file
+from tower_print.brix.conflicts import conflicts_folder, current_file
 from tower_print.brix.decks import DECK_NAMES, Deck, shipped_deck
 from tower_print.brix.marco import mask_of, members
 from tower_print.brix.new_sets import SetsOfSize, choice_rows
@@ -62,9 +62,7 @@ def main() -> None:
         started = time.perf_counter()
         deck = shipped_deck(name)
         path = args.conflicts or conflicts_folder() / f"{name}.yaml"
-        known = read_conflict_file(path, deck)
-        if known is None:
-            raise SystemExit(f"{path}: written for another version of deck {name}")
+        known = current_file(path, deck)
         index = {card.id: k for k, card in enumerate(deck.cards)}
         met = {deck.cards_met(tower) for tower in known.towers}
         met.update(pool_masks(deck, args.seed, args.samples, args.jobs))

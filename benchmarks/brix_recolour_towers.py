@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from tower_print.brix.audit import card_masks
-from tower_print.brix.conflicts import add_towers, read_conflict_file
+from tower_print.brix.conflicts import add_towers, conflicts_folder, current_file
 from tower_print.brix.decks import shipped_deck
 from tower_print.brix.geometry import normalized
 from tower_print.brix.recolour import colourings_meeting
@@ -30,11 +30,9 @@ def main() -> None:
                         help="the deck's conflicts file (default: the shipped one)")
     parser.add_argument("--record", action="store_true", help="write the towers found into it")
     args = parser.parse_args()
-    path = args.conflicts or Path(__file__).parents[1] / f"content/brix/conflicts/{args.deck}.yaml"
     deck = shipped_deck(args.deck)
-    known = read_conflict_file(path, deck)
-    if known is None:
-        raise SystemExit(f"{path}: written for another version of deck {args.deck}")
+    path = args.conflicts or conflicts_folder() / f"{args.deck}.yaml"
+    known = current_file(path, deck)
     sets = [ids for ids, _ in known.undecided]
     masks = card_masks(deck, sets)
     start = time.monotonic()

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from tower_print.brix import shapes
 from tower_print.brix.audit import card_masks
-from tower_print.brix.conflicts import add_towers, read_conflict_file, record_proof
+from tower_print.brix.conflicts import add_towers, current_file, read_conflict_file, record_proof
 from tower_print.brix.decks import Deck
 from tower_print.brix.geometry import PlacedBrick, normalized
 from tower_print.brix.language import parse
@@ -86,9 +86,7 @@ def record_towers(path: Path, deck: Deck, standing: list[tuple[PlacedBrick, ...]
     each standing tower found, in every colouring the deck allows, tried on them (the colours
     the cards asked for are one choice among many: G17 G24 G28 G30's towers, recoloured, met 17
     of green's undecided sets); written at once."""
-    known = read_conflict_file(path, deck)
-    if known is None:
-        raise SystemExit(f"{path}: written for another version of deck {deck.name}")
+    known = current_file(path, deck)
     sets = [ids for ids, _ in known.undecided]
     left = dict(zip(card_masks(deck, sets), sets, strict=True))  # undecided still, by mask
     found = colourings_meeting(deck, standing, left)

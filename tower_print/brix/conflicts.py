@@ -189,7 +189,7 @@ def record_proof(path: Path, deck: Deck, ids: Sequence[str], by: str, why: str) 
     by a tower of the file or no larger than `complete_up_to` (then holding no conflict, it is
     solvable). Only what is added is checked: the file's towers were when they were added
     (`conflicts_to_take` checks them all again, a minute for green's 15,000)."""
-    known = _current_file(path, deck)
+    known = current_file(path, deck)
     new = frozenset(ids)
     wrong = _not_minimal(deck, known, new)
     if wrong is not None:
@@ -205,10 +205,10 @@ def record_proof(path: Path, deck: Deck, ids: Sequence[str], by: str, why: str) 
         history=(*known.history, f"Proved by {why}: {' '.join(sorted(new))};",
                  "  see proofs."))
     write_conflicts(path, deck, known, file_note(known))
-    return _current_file(path, deck)
+    return current_file(path, deck)
 
 
-def _current_file(path: Path, deck: Deck) -> ConflictFile:
+def current_file(path: Path, deck: Deck) -> ConflictFile:
     """The file, which must be written for this very version of `deck` (else an error naming
     its fingerprint); its towers are not checked here (`conflicts_to_take` does)."""
     known = read_conflict_file(path, deck)
@@ -243,7 +243,7 @@ def add_towers(path: Path, deck: Deck, towers: Sequence[Tower], why: str) -> Con
     history), dropping the undecided sets they meet; the file is written once. Each must keep
     the deck's rule and meet no listed conflict, as `conflicts_to_take` asks of every tower
     (only of these here)."""
-    known = _current_file(path, deck)
+    known = current_file(path, deck)
     history = list(known.history)
     undecided = list(known.undecided)
     for tower in towers:
@@ -261,7 +261,7 @@ def add_towers(path: Path, deck: Deck, towers: Sequence[Tower], why: str) -> Con
     known = replace(known, towers=(*known.towers, *towers), undecided=tuple(undecided),
                     history=tuple(history))
     write_conflicts(path, deck, known, file_note(known))
-    return _current_file(path, deck)
+    return current_file(path, deck)
 
 
 def _smallest_first(
@@ -525,7 +525,7 @@ def conflicts_to_take(path: Path, deck: Deck) -> ConflictFile:
     """The conflicts and towers an audit is to take as known (`brix audit --known`): those of
     a file written for this very version of `deck` (else an error naming its fingerprint),
     each tower checked (else an error naming its line)."""
-    known = _current_file(path, deck)
+    known = current_file(path, deck)
     conflicts = [frozenset(ids) for ids in (*known.sets, *known.unminimised)]
     for tower, node in zip(known.towers, known.tower_nodes, strict=True):
         wrong = problems(tower, deck.bricks, deck.all_used, [])
