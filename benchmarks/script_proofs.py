@@ -85,7 +85,7 @@ def record_towers(path: Path, deck: Deck, standing: list[tuple[PlacedBrick, ...]
     """The first standing tower, and the towers that settle some of the file's undecided sets:
     each standing tower found, in every colouring the deck allows, tried on them (the colours
     the cards asked for are one choice among many: G17 G24 G28 G30's towers, recoloured, met 17
-    of green's undecided sets); written at once."""
+    of green's undecided sets); two writes of the file, the tower and then its colourings."""
     known = current_file(path, deck)
     sets = [ids for ids, _ in known.undecided]
     left = dict(zip(card_masks(deck, sets), sets, strict=True))  # undecided still, by mask
