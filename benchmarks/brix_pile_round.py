@@ -13,12 +13,14 @@ each). Z3 leaves some cards' sets undecided at any limit tried so far (green's G
 lying bricks tall": the short tower enumeration, brix_enumerate_undecided.py, is their way),
 and each would cost the round 2T. The script marks those as tried at `SKIPPED` seconds in the
 file, runs the audit on it with a fresh cache, and gives them back their own limits afterwards
-(also when the audit is stopped), so the file says only what the audits did.
+(also when the round is stopped by Ctrl-C or SIGTERM; a round started in the background
+ignores Ctrl-C, so stop it with SIGTERM), so the file says only what the audits did.
 """
 
 from __future__ import annotations
 
 import argparse
+import signal
 import subprocess
 import sys
 import tempfile
@@ -61,6 +63,9 @@ def main() -> None:
             if args.without in ids}
     print(f"{len(held)} undecided sets hold {args.without}: left out of the round")
     set_limits(path, deck, dict.fromkeys(held, SKIPPED))
+    # SIGTERM as an exit, so that the audit is stopped (subprocess.run kills it) and the
+    # limits are given back; what the audit learnt stays in its cache's log.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     try:
         subprocess.run(
             [sys.executable, "-c", "from tower_print.cli import main; main()", "brix", "audit",
