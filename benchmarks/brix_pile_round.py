@@ -64,7 +64,7 @@ def main() -> None:
     print(f"{len(held)} undecided sets hold {args.without}: left out of the round")
     set_limits(path, deck, dict.fromkeys(held, SKIPPED))
     # SIGTERM as an exit, so that the audit is stopped (subprocess.run kills it) and the
-    # limits are given back; what the audit learnt stays in its cache's log.
+    # limits are given back (the audit writes nothing then: its round is lost).
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     try:
         subprocess.run(
