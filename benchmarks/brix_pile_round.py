@@ -1,20 +1,24 @@
 """One audit round on the sets of 5 cards a conflicts file lists as undecided, each asked with a
-longer limit than it was tried at, leaving out the sets that hold a given card.
+longer limit than it was tried at, leaving out the sets that hold a given card (or those
+that do not).
 
     cp content/brix/conflicts/green.yaml /tmp/g.yaml
     python benchmarks/brix_pile_round.py --deck green --conflicts /tmp/g.yaml --without G24 \
         --timeout 150 --budget 6600 --jobs 1
     python benchmarks/brix_pile_round.py --deck pink --conflicts /tmp/p.yaml --without P28 \
         --timeout 60 --budget 5400
+    python benchmarks/brix_pile_round.py --deck pink --conflicts /tmp/p.yaml --only P28 \
+        --timeout 60 --budget 3600 --jobs 1
 
 Why: `brix audit --known F --conflicts-out F --first-try 0 --max-cards 5 --timeout T` asks
 again every undecided set of F tried at less than T (first plainly, then split into cases, T
 each). Z3 leaves some cards' sets undecided at any limit tried so far (green's G24, "exactly 3
 lying bricks tall": the short tower enumeration, brix_enumerate_undecided.py, is their way),
-and each would cost the round 2T. The script marks those as tried at `SKIPPED` seconds in the
-file, runs the audit on it with a fresh cache, and gives them back their own limits afterwards
-(also when the round is stopped by Ctrl-C or SIGTERM; a round started in the background
-ignores Ctrl-C, so stop it with SIGTERM), so the file says only what the audits did.
+and each would cost the round 2T. The script marks those (with `--only`, all the others, to
+measure a card's sets on their own) as tried at `SKIPPED` seconds in the file, runs the audit
+on it with a fresh cache, and gives them back their own limits afterwards (also when the round
+is stopped by Ctrl-C or SIGTERM; a round started in the background ignores Ctrl-C, so stop it
+with SIGTERM), so the file says only what the audits did.
 """
 
 from __future__ import annotations
@@ -49,8 +53,11 @@ def main() -> None:
     parser.add_argument("--conflicts", type=Path,
                         help="the deck's conflicts file, read and written (default: the "
                              "shipped one)")
-    parser.add_argument("--without", required=True,
-                        help="leave out the undecided sets holding this card")
+    which = parser.add_mutually_exclusive_group(required=True)
+    which.add_argument("--without", metavar="CARD",
+                       help="leave out the undecided sets holding this card")
+    which.add_argument("--only", metavar="CARD",
+                       help="leave out the undecided sets not holding this card")
     parser.add_argument("--timeout", type=float, default=150.0, help="seconds per check")
     parser.add_argument("--budget", type=float, default=3600.0, help="seconds for the round")
     parser.add_argument("--jobs", type=int, default=2)
@@ -59,9 +66,11 @@ def main() -> None:
         parser.error(f"--timeout must be below {SKIPPED:g}")
     deck = shipped_deck(args.deck)
     path = args.conflicts or conflicts_folder() / f"{args.deck}.yaml"
+    card = args.without or args.only
     held = {tuple(sorted(ids)): tried_at for ids, tried_at in current_file(path, deck).undecided
-            if args.without in ids}
-    print(f"{len(held)} undecided sets hold {args.without}: left out of the round")
+            if (card in ids) == (args.without is not None)}
+    print(f"{len(held)} undecided sets {'hold' if args.without else 'do not hold'} {card}: "
+          "left out of the round")
     set_limits(path, deck, dict.fromkeys(held, SKIPPED))
     # SIGTERM as an exit, so that the audit is stopped (subprocess.run kills it) and the
     # limits are given back (the audit writes nothing then: its round is lost).
