@@ -1,6 +1,6 @@
 """One audit round on the sets of 5 cards a conflicts file lists as undecided, each asked with a
-longer limit than it was tried at, leaving out the sets that hold a given card (or those
-that do not).
+longer limit than it was tried at, leaving out the sets that hold given cards (or those
+that do not hold a given one).
 
     cp content/brix/conflicts/green.yaml /tmp/g.yaml
     python benchmarks/brix_pile_round.py --deck green --conflicts /tmp/g.yaml --without G24 \
@@ -8,7 +8,7 @@ that do not).
     python benchmarks/brix_pile_round.py --deck pink --conflicts /tmp/p.yaml --without P28 \
         --timeout 60 --budget 5400
     python benchmarks/brix_pile_round.py --deck pink --conflicts /tmp/p.yaml --only P28 \
-        --timeout 60 --budget 3600 --jobs 1
+        --without P44 --timeout 60 --budget 3600 --jobs 1
 
 Why: `brix audit --known F --conflicts-out F --first-try 0 --max-cards 5 --timeout T` asks
 again every undecided set of F tried at less than T (first plainly, then split into cases, T
@@ -53,24 +53,24 @@ def main() -> None:
     parser.add_argument("--conflicts", type=Path,
                         help="the deck's conflicts file, read and written (default: the "
                              "shipped one)")
-    which = parser.add_mutually_exclusive_group(required=True)
-    which.add_argument("--without", metavar="CARD",
-                       help="leave out the undecided sets holding this card")
-    which.add_argument("--only", metavar="CARD",
-                       help="leave out the undecided sets not holding this card")
+    parser.add_argument("--without", metavar="CARD", action="append", default=[],
+                        help="leave out the undecided sets holding this card (repeatable)")
+    parser.add_argument("--only", metavar="CARD",
+                        help="leave out the undecided sets not holding this card")
     parser.add_argument("--timeout", type=float, default=150.0, help="seconds per check")
     parser.add_argument("--budget", type=float, default=3600.0, help="seconds for the round")
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
     if args.timeout >= SKIPPED:
         parser.error(f"--timeout must be below {SKIPPED:g}")
+    if not args.without and args.only is None:
+        parser.error("say which sets to leave out: --without CARD or --only CARD")
     deck = shipped_deck(args.deck)
     path = args.conflicts or conflicts_folder() / f"{args.deck}.yaml"
-    card = args.without or args.only
     held = {tuple(sorted(ids)): tried_at for ids, tried_at in current_file(path, deck).undecided
-            if (card in ids) == (args.without is not None)}
-    print(f"{len(held)} undecided sets {'hold' if args.without else 'do not hold'} {card}: "
-          "left out of the round")
+            if any(card in ids for card in args.without)
+            or (args.only is not None and args.only not in ids)}
+    print(f"{len(held)} undecided sets left out of the round")
     set_limits(path, deck, dict.fromkeys(held, SKIPPED))
     # SIGTERM as an exit, so that the audit is stopped (subprocess.run kills it) and the
     # limits are given back (the audit writes nothing then: its round is lost).
