@@ -48,7 +48,7 @@ def generated_deck(cards: int, folder: Path, rule: str) -> Path:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deck", default="green", help="green, pink or a deck .yaml file")
     parser.add_argument("--generate", type=int, default=0, help="audit a generated N-card deck")
     parser.add_argument("--rule", default="all", help="deck rule of the generated deck")

@@ -32,7 +32,7 @@ print(time.perf_counter() - start, 0 if towers is None else len(towers.towers))
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--deck", choices=DECK_NAMES, action="append")
     args = parser.parse_args()

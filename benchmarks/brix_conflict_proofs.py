@@ -58,7 +58,7 @@ def _prove(mask: int) -> tuple[int, str, float, int]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deck", default="green", help="green or pink")
     parser.add_argument("--sample", type=int, default=80, help="conflicts to check (0: all)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the sample")

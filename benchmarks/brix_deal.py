@@ -136,7 +136,7 @@ def closest(decks: list[str], deals: int) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deck", choices=DECK_NAMES, action="append")
     parser.add_argument("--seeds", type=int, default=10)
     parser.add_argument("--players", type=int, default=4)

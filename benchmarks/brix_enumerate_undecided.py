@@ -47,7 +47,7 @@ RECORDED = ("conflict", "solvable")
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deck", choices=("green", "pink"), default="green")
     parser.add_argument("--conflicts", type=Path,
                         help="the deck's conflicts file (default: the shipped one)")

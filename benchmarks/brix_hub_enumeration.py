@@ -70,7 +70,7 @@ FACTS = ("there are at most {n1} bricks", "there are at least {n2} bricks",
 
 
 def main() -> None:
-    parser = proof_parser(__doc__.splitlines()[0], ["P20", "P26", "P37", "P50"],
+    parser = proof_parser(__doc__.split("\n\n")[0], ["P20", "P26", "P37", "P50"],
                           "the proof or the tower")
     parser.add_argument("--bricks", type=int, default=6, help="n: how many bricks the cards allow")
     parser.add_argument("--height", type=int, default=6,

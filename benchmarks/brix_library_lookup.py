@@ -23,7 +23,7 @@ from tower_print.brix.shape_library import library_folder, load_library
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deck", choices=DECK_NAMES, action="append")
     parser.add_argument("--library", type=Path,
                         help="a library file, with one --deck (default: the shipped one)")

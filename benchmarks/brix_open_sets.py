@@ -47,7 +47,7 @@ def holding(sets: SetsOfSize, conflict: int, cards: int) -> np.ndarray:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deck", choices=DECK_NAMES, action="append")
     parser.add_argument("--conflicts", type=Path, help="a conflicts file (one --deck)")
     parser.add_argument("--sizes", type=int, nargs="*",

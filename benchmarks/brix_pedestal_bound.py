@@ -53,7 +53,7 @@ FACTS = ("no {c} brick is vertical", "no {c} brick touches the ground",
 
 
 def main() -> None:
-    parser = proof_parser(__doc__.splitlines()[0], ["P08", "P13", "P19", "P44"], "the proof")
+    parser = proof_parser(__doc__.split("\n\n")[0], ["P08", "P13", "P19", "P44"], "the proof")
     parser.add_argument("--pedestal", default="gray",
                         help="the colour of the pedestal (the deck must have one such brick)")
     parser.add_argument("--at-least", type=int, default=3,

@@ -33,6 +33,7 @@ from pathlib import Path
 
 from tower_print.brix.conflicts import conflicts_folder, current_file, file_note, write_conflicts
 from tower_print.brix.decks import Deck, shipped_deck
+from tower_print.content import UserError
 
 SKIPPED = 100000.0
 """A limit no round asks for: the audit sets a set tried at it aside unasked."""
@@ -48,7 +49,7 @@ def set_limits(path: Path, deck: Deck, limits: dict[tuple[str, ...], float]) -> 
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deck", choices=("green", "pink"), default="green")
     parser.add_argument("--conflicts", type=Path,
                         help="the deck's conflicts file, read and written (default: the "
@@ -66,10 +67,14 @@ def main() -> None:
     if not args.without and args.only is None:
         parser.error("say which sets to leave out: --without CARD or --only CARD")
     deck = shipped_deck(args.deck)
+    try:  # the deck's own spelling, so that a mistyped card is an error, not an empty round
+        without = [deck.card(card).id for card in args.without]
+        only = deck.card(args.only).id if args.only is not None else None
+    except UserError as error:
+        parser.error(str(error))
     path = args.conflicts or conflicts_folder() / f"{args.deck}.yaml"
     held = {tuple(sorted(ids)): tried_at for ids, tried_at in current_file(path, deck).undecided
-            if any(card in ids for card in args.without)
-            or (args.only is not None and args.only not in ids)}
+            if any(card in ids for card in without) or (only is not None and only not in ids)}
     print(f"{len(held)} undecided sets left out of the round")
     set_limits(path, deck, dict.fromkeys(held, SKIPPED))
     # SIGTERM as an exit, so that the audit is stopped (subprocess.run kills it) and the

@@ -59,7 +59,7 @@ def timed(work: Callable[[PrintJob], int], job: PrintJob, runs: int) -> tuple[li
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--paper", default="a4")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--png-runs", type=int, default=1)

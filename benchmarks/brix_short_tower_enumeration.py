@@ -211,7 +211,7 @@ class Result:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deck", choices=("green", "pink"), default="green")
     parser.add_argument("--cards", nargs="+", default=["G13", "G24", "G30"],
                         help="card ids; the towers they allow must be 3 flat bricks tall with at "

@@ -43,7 +43,7 @@ WAYS = ("whole", "by cases", "by cases, hint")
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deck", default="pink")
     parser.add_argument("--timeout", type=float, default=60.0)
     parser.add_argument("--sets", nargs="*", default=[], help="card ids, a quoted set each")

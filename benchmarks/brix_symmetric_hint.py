@@ -38,7 +38,7 @@ from tower_print.brix.verify import verify_solver
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deck", choices=("green", "pink"), default="pink")
     parser.add_argument("--timeout", type=float, default=90.0, help="seconds for each set")
     parser.add_argument("--seed", type=int, default=0, help="Z3 random seed")

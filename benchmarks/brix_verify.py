@@ -29,7 +29,7 @@ from tower_print.brix.verify import verify_solver
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=100)
     parser.add_argument("--deck", choices=DECK_NAMES, action="append")
     parser.add_argument("--level", choices=tuple(LEVELS), action="append")

@@ -38,7 +38,7 @@ def report(name: str, samples: int, seed: int) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deck", choices=DECK_NAMES, action="append",
                         help="deck to measure (repeatable; default: all)")
     parser.add_argument("--samples", type=int, default=2000, help="random towers per deck")

@@ -37,7 +37,7 @@ def run(paper: str, seed: int) -> tuple[float, float, bytes, int]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--paper", default="a4")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--runs", type=int, default=2)

@@ -23,7 +23,7 @@ LAYOUTS = (("front", 3), ("front", 4), ("back", 2))
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seeds", type=int, default=10, help="layout seeds 0..N-1 per side")
     parser.add_argument("--games", type=int, default=1000, help="simulated 3-player games")
     args = parser.parse_args()

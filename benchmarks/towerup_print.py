@@ -35,7 +35,7 @@ def run(job: PrintJob) -> tuple[float, int, int]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--paper", default="a4")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--png", action="store_true")

@@ -25,7 +25,7 @@ from tower_print.uptower.search import DEFAULT_BEAM, DEFAULT_BUDGET, best_game, 
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seeds", type=int, default=50)
     parser.add_argument("--beam", type=int, default=DEFAULT_BEAM)
     parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET)
