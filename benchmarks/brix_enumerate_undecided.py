@@ -5,6 +5,7 @@ each proof or tower written into the file.
     python benchmarks/brix_enumerate_undecided.py --deck green --card G24 --logs runs --cap 900
     python benchmarks/brix_enumerate_undecided.py --deck green --card G24 --logs runs --record \
         --limit 0   # only write what the runs logged in runs/ proved
+    python benchmarks/brix_enumerate_undecided.py --deck pink --card P28 --card P44 --logs runs
 
 Why: audits leave green's sets with G24 ("the tower is exactly 3 flat bricks tall") undecided
 at 60 s, and no audit round decides most of them, while the enumeration settled 15 of 27 in the
@@ -34,6 +35,7 @@ from pathlib import Path
 
 from tower_print.brix.conflicts import conflicts_folder, current_file
 from tower_print.brix.decks import shipped_deck
+from tower_print.content import UserError
 
 SCRIPT = Path(__file__).with_name("brix_short_tower_enumeration.py")
 OUTCOMES = {  # a finished run's output line -> its outcome
@@ -51,7 +53,9 @@ def main() -> None:
     parser.add_argument("--deck", choices=("green", "pink"), default="green")
     parser.add_argument("--conflicts", type=Path,
                         help="the deck's conflicts file (default: the shipped one)")
-    parser.add_argument("--card", default="G24", help="only the undecided sets holding it")
+    parser.add_argument("--card", action="append", metavar="CARD",
+                        help="only the undecided sets holding it (repeatable: all of them; "
+                             "default: G24)")
     parser.add_argument("--size", type=int, help="only the sets of this many cards")
     parser.add_argument("--logs", type=Path, required=True,
                         help="folder for each set's --log and output")
@@ -66,6 +70,10 @@ def main() -> None:
     parser.add_argument("--record", action="store_true",
                         help="write each proof or tower into the conflicts file")
     args = parser.parse_args()
+    try:  # the deck's own spelling, so that a mistyped card is an error, not no sets
+        args.card = [shipped_deck(args.deck).card(card).id for card in args.card or ["G24"]]
+    except UserError as error:
+        parser.error(str(error))
     path = args.conflicts or conflicts_folder() / f"{args.deck}.yaml"
     args.logs.mkdir(parents=True, exist_ok=True)
     sets = _undecided(path, args.deck, args.card, args.size)
@@ -77,7 +85,7 @@ def main() -> None:
                 if outcome and ids not in to_run}
     to_run = to_run[:args.limit]
     print(f"{len(sets)} undecided sets{f' of {args.size} cards' if args.size else ''} hold "
-          f"{args.card} in {path}: {len(finished)} finished "
+          f"{' '.join(args.card)} in {path}: {len(finished)} finished "
           f"in {args.logs}, {len(to_run)} to run ({args.jobs} side by side, {args.cap:g} s "
           f"each)", flush=True)
     tally = Counter(finished.values())
@@ -98,12 +106,13 @@ def main() -> None:
     print("outcomes: " + ", ".join(f"{n} {outcome}" for outcome, n in sorted(tally.items())))
 
 
-def _undecided(path: Path, deck_name: str, card: str, size: int | None
-               ) -> list[tuple[str, ...]]:
-    """The file's undecided sets holding `card` (of `size` cards), by card ids."""
+def _undecided(path: Path, deck_name: str, cards: list[str], size: int | None
+                ) -> list[tuple[str, ...]]:
+    """The file's undecided sets holding every one of `cards` (of `size` cards), by card
+    ids."""
     known = current_file(path, shipped_deck(deck_name))
     return sorted(tuple(sorted(ids)) for ids, _ in known.undecided
-                  if card in ids and size in (None, len(ids)))
+                  if set(cards) <= set(ids) and size in (None, len(ids)))
 
 
 def _output(logs: Path, ids: tuple[str, ...]) -> Path:
