@@ -9,6 +9,8 @@ that do not hold a given one).
         --timeout 60 --budget 5400
     python benchmarks/brix_pile_round.py --deck pink --conflicts /tmp/p.yaml --only P28 \
         --without P44 --timeout 60 --budget 3600 --jobs 1
+    python benchmarks/brix_pile_round.py --deck pink --conflicts /tmp/p.yaml --without P28 \
+        --timeout 150 --budget 60 --cache /tmp/pile-round-XXXX  # a stopped round's answers
 
 Why: `brix audit --known F --conflicts-out F --first-try 0 --max-cards 5 --timeout T` asks
 again every undecided set of F tried at less than T (first plainly, then split into cases, T
@@ -16,9 +18,12 @@ each). Z3 leaves some cards' sets undecided at any limit tried so far (green's G
 lying bricks tall": the short tower enumeration, brix_enumerate_undecided.py, is their way),
 and each would cost the round 2T. The script marks those (with `--only`, all the others, to
 measure a card's sets on their own) as tried at `SKIPPED` seconds in the file, runs the audit
-on it with a fresh cache, and gives them back their own limits afterwards (also when the round
-is stopped by Ctrl-C or SIGTERM; a round started in the background ignores Ctrl-C, so stop it
-with SIGTERM), so the file says only what the audits did.
+on it with a fresh cache (or `--cache`), and gives them back their own limits afterwards (also
+when the round is stopped by Ctrl-C or SIGTERM; a round started in the background ignores
+Ctrl-C, so stop it with SIGTERM), so the file says only what the audits did. A stopped round
+writes nothing into the file, but its answers are in its cache's log: the same command with
+`--cache` that folder (the round prints it) replays them and goes on, and a short `--budget`
+then just writes them.
 """
 
 from __future__ import annotations
@@ -61,6 +66,9 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=150.0, help="seconds per check")
     parser.add_argument("--budget", type=float, default=3600.0, help="seconds for the round")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--cache", type=Path,
+                        help="the audit's cache folder, to resume a stopped round (default: "
+                             "a fresh one)")
     args = parser.parse_args()
     if args.timeout >= SKIPPED:
         parser.error(f"--timeout must be below {SKIPPED:g}")
@@ -75,7 +83,9 @@ def main() -> None:
     path = args.conflicts or conflicts_folder() / f"{args.deck}.yaml"
     held = {tuple(sorted(ids)): tried_at for ids, tried_at in current_file(path, deck).undecided
             if any(card in ids for card in without) or (only is not None and only not in ids)}
-    print(f"{len(held)} undecided sets left out of the round")
+    cache = args.cache or Path(tempfile.mkdtemp(prefix="pile-round-"))
+    print(f"{len(held)} undecided sets left out of the round; its answers go to {cache}",
+          flush=True)
     set_limits(path, deck, dict.fromkeys(held, SKIPPED))
     # SIGTERM as an exit, so that the audit is stopped (subprocess.run kills it) and the
     # limits are given back (the audit writes nothing then: its round is lost).
@@ -86,7 +96,7 @@ def main() -> None:
              "--deck", args.deck, "--known", str(path), "--conflicts-out", str(path),
              "--jobs", str(args.jobs), "--timeout", f"{args.timeout:g}", "--first-try", "0",
              "--max-cards", "5", "--budget", f"{args.budget:g}", "--first-deals", "1000",
-             "--cache", tempfile.mkdtemp(prefix="pile-round-")], check=False)
+             "--cache", str(cache)], check=False)
     finally:
         set_limits(path, deck, held)
 
