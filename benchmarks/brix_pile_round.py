@@ -88,7 +88,7 @@ def main() -> None:
           flush=True)
     set_limits(path, deck, dict.fromkeys(held, SKIPPED))
     # SIGTERM as an exit, so that the audit is stopped (subprocess.run kills it) and the
-    # limits are given back (the audit writes nothing then: its round is lost).
+    # limits are given back (the audit writes nothing then: resume it with --cache).
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     try:
         subprocess.run(
