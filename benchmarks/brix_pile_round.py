@@ -91,7 +91,7 @@ def main() -> None:
     # limits are given back (the audit writes nothing then: resume it with --cache).
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     try:
-        subprocess.run(
+        audit = subprocess.run(
             [sys.executable, "-c", "from tower_print.cli import main; main()", "brix", "audit",
              "--deck", args.deck, "--known", str(path), "--conflicts-out", str(path),
              "--jobs", str(args.jobs), "--timeout", f"{args.timeout:g}", "--first-try", "0",
@@ -99,6 +99,7 @@ def main() -> None:
              "--cache", str(cache)], check=False)
     finally:
         set_limits(path, deck, held)
+    sys.exit(audit.returncode)  # the audit's: 2 bad input, 3 incomplete (nearly every round)
 
 
 if __name__ == "__main__":
