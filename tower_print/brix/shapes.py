@@ -182,6 +182,15 @@ class Shape:
             met &= self._clause(clause, colours, shared)
         return met
 
+    def meets_mix(self, condition: Condition, named: frozenset[int], mix: tuple[int, ...],
+                  shared: dict[tuple[tuple[int, ...], frozenset[int]], dict[object, np.ndarray]],
+                  ) -> np.ndarray:
+        """`meets` for every colouring of `mix` (the rows of `arrangements(mix)`), judged on
+        them merged as the condition sees them (`merged`; `named`: its colours,
+        `named_colours`). `shared`: `meets`'s memo for each block of merged colourings."""
+        rows, inverse = merged(mix, named)
+        return self.meets(condition, rows, shared.setdefault((mix, named), {}))[inverse]
+
     def tower(self, colouring: Sequence[int]) -> Tower:
         """The shape with slot k given colour number colouring[k] (bricks named in order)."""
         return coloured_tower(self.boxes, self.brick_set, colouring)
@@ -332,12 +341,8 @@ class ShapeLibrary:
         each judged on the colourings merged as the condition sees them."""
         if k not in card.verdicts:
             shape = self.shape(k)
-            verdicts = []
-            for mix in self._mixes[len(shape.boxes)]:
-                rows, inverse = merged(mix, card.named)
-                shared = self._shared.setdefault((mix, card.named), {})
-                verdicts.append(shape.meets(card.condition, rows, shared)[inverse])
-            card.verdicts[k] = verdicts
+            card.verdicts[k] = [shape.meets_mix(card.condition, card.named, mix, self._shared)
+                                for mix in self._mixes[len(shape.boxes)]]
         return card.verdicts[k]
 
     def witness(
