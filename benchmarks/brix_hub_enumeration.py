@@ -36,6 +36,11 @@ meet the colour-free cards, 252 stand, none with the gray brick lowest (P44; 28-
 two runs side by side beside others). P07 P26 P31 P46 P50 and P07 P26 P46 P50 P55: the same
 towers and counts to the 252 standing, none with the gray brick off the table (P07; 18-20 min).
 P04 P21 P26 P37 P53 (P04: at most 6 bricks, P37: height 12): as P21 P26 P37 P50 P53 (54 s).
+--pillar (2026-12-04): pink's P08 P44 ("the gray brick stands upright", "every other brick's
+top is higher than the gray brick's") leave the gray brick alone on the table, upright, and
+the rest above its top (Z3 proves the two facts in 0.5 s). Validation: P04 P08 P26 P44 (--bricks
+6 --height 3), solvable (the file is complete up to 4 cards): 1,928,009 towers, 12 stand, all
+meet the cards (check_witness passed on the first; 264 s).
 """
 
 from __future__ import annotations
@@ -67,6 +72,8 @@ FACTS = ("there are at most {n1} bricks", "there are at least {n2} bricks",
          "every brick touches at most {n2h} bricks", "the tower is at most {low} flat bricks tall")
 """Negations of the facts: exactly n bricks, one touching the n - 1 others, the tower at least
 --height flat bricks tall."""
+PILLAR = ("at least 2 bricks touch the ground", "some grounded brick is horizontal")
+"""Negations of --pillar's facts: one brick on the table, upright."""
 
 
 def main() -> None:
@@ -75,23 +82,26 @@ def main() -> None:
     parser.add_argument("--bricks", type=int, default=6, help="n: how many bricks the cards allow")
     parser.add_argument("--height", type=int, default=6,
                         help="how many flat bricks tall the cards make the tower at least")
+    parser.add_argument("--pillar", action="store_true",
+                        help="the cards leave one brick on the table, upright (pink's P08 P44)")
     args = parser.parse_args()
     deck = shipped_deck(args.deck)
     cards = list(args.cards)
     n = args.bricks
-    prove_facts(deck, cards, [fact.format(n1=n - 1, n2=n + 1, n2h=n - 2, low=args.height - 1)
-                              for fact in FACTS], args.timeout)
+    prove_facts(deck, cards, [*(fact.format(n1=n - 1, n2=n + 1, n2h=n - 2, low=args.height - 1)
+                                for fact in FACTS), *(PILLAR if args.pillar else ())],
+                args.timeout)
     conditions = [(c, deck.card(c).condition) for c in cards]
     start = time.monotonic()
     counts: Counter[str] = Counter()
     height = args.height * deck.bricks.thickness
     standing = [tower for hub in hubs(deck)
-                for tower in towers_around(hub, n, height, deck, conditions, counts)]
+                for tower in towers_around(hub, n, height, deck, conditions, counts, args.pillar)]
     for name in ("towers", "meet the colour-free cards", "stand", "stand and meet the cards"):
         print(f"{name:26} {counts[name]:>12}")
     print(f"{time.monotonic() - start:.0f} s")
     command = f"python benchmarks/brix_hub_enumeration.py --deck {args.deck} --cards " + (
-        f"{' '.join(cards)} --bricks {n} --height {args.height}")
+        f"{' '.join(cards)} --bricks {n} --height {args.height}{' --pillar' * args.pillar}")
     if standing:
         check_witness(standing[0], deck.bricks, deck.all_used, conditions)
         print(f"a standing tower meeting the cards (check_witness passed; {len(standing)} "
@@ -126,13 +136,20 @@ def places_touching(hub: Box, deck: Deck) -> list[Box]:
 
 
 def towers_around(hub: Box, n: int, height: int, deck: Deck,
-                  conditions: list[tuple[str, object]], counts: Counter[str]
-                  ) -> list[tuple[PlacedBrick, ...]]:
+                  conditions: list[tuple[str, object]], counts: Counter[str],
+                  pillar: bool = False) -> list[tuple[PlacedBrick, ...]]:
     """The standing towers meeting the cards with this hub, at least `height` tall (at most 5
     kept). Each holds a tall brick (top at `height` or more, the hub or one touching it): the
     first of them in the order of places is chosen before the rest, which skip the tall ones
-    before it, so each tower comes once."""
-    places = places_touching(hub, deck)
+    before it, so each tower comes once. `pillar`: only towers with one brick on the table,
+    upright (a place on the table is taken only when none is and it is upright)."""
+    def on_table_allowed(box: Box, chosen: tuple[Box, ...]) -> bool:
+        return not pillar or box[2] > 0 or (
+            deck.bricks.is_vertical(box[3:]) and all(b[2] > 0 for b in chosen))
+
+    if not on_table_allowed(hub, ()):
+        return []
+    places = [box for box in places_touching(hub, deck) if on_table_allowed(box, (hub,))]
     plain = [c for _, c in conditions if not names_a_colour(c)]
     coloured = [c for _, c in conditions if names_a_colour(c)]
     margin = deck.bricks.stability_margin
@@ -163,7 +180,8 @@ def towers_around(hub: Box, n: int, height: int, deck: Deck,
             return
         for i in range(start, len(places)):
             box = places[i]
-            if (i < skip and _top(box) >= height) or any(boxes_collide(box, b) for b in chosen):
+            if ((i < skip and _top(box) >= height) or not on_table_allowed(box, chosen)
+                    or any(boxes_collide(box, b) for b in chosen)):
                 continue
             if held(box, chosen):  # the tall brick's support is checked when the tower is done
                 grow((*chosen, box), i + 1, skip)
