@@ -1,9 +1,11 @@
-"""The statics check: its quick centre-of-mass test only ever agrees with the linear program."""
+"""The statics check: its quick centre-of-mass test only ever agrees with the linear program,
+which is never read as "falls" unless HiGHS says infeasible."""
 
 from __future__ import annotations
 
 from itertools import combinations
 
+import highspy
 import numpy as np
 import pytest
 
@@ -90,3 +92,36 @@ def test_an_lp_highs_cannot_decide_fails_loudly_instead_of_reading_as_falls() ->
     assert statics._feasible(np.array([[1.0, 1.0]]), np.array([-2.0])) is False
     with pytest.raises(RuntimeError, match="undecided"):
         statics._feasible(np.array([[np.nan]]), np.array([1.0]))
+
+
+@pytest.mark.parametrize("options", statics.LP_ATTEMPTS)
+def test_every_lp_attempt_decides_both_ways(options: dict[str, str],
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(statics, "LP_ATTEMPTS", (options,))
+    a_eq = np.array([[1.0, 1.0], [0.0, 1.0]])
+    assert statics._feasible(a_eq, np.array([1.0, 0.5]))
+    assert not statics._feasible(a_eq, np.array([1.0, 2.0]))  # x0 = -1 < 0
+
+
+def test_an_undecided_lp_is_asked_again_and_never_read_as_falling(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """HiGHS's first answer is made "unknown": the next attempt decides; when every attempt
+    is made "unknown", `stands` raises rather than say the tower falls."""
+    real = highspy._Highs
+    undecided = [1]
+
+    class FirstUndecided(real):
+        def getModelStatus(self) -> highspy.HighsModelStatus:
+            if undecided[0] > 0:
+                undecided[0] -= 1
+                return highspy.HighsModelStatus.kUnknown
+            return super().getModelStatus()
+
+    monkeypatch.setattr(highspy, "_Highs", FirstUndecided)
+    a_eq = np.array([[1.0, 1.0]])
+    assert statics._feasible(a_eq, np.array([1.0]))
+    undecided[0] = len(statics.LP_ATTEMPTS) - 1
+    assert not statics._feasible(a_eq, np.array([-1.0]))
+    undecided[0] = len(statics.LP_ATTEMPTS)
+    with pytest.raises(RuntimeError, match="undecided"):
+        statics._feasible(a_eq, np.array([1.0]))
