@@ -47,33 +47,27 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Callable
 
 from script_proofs import (
+    PILLAR_FACTS,
     Box,
     box_rests_on,
     boxes_collide,
     boxes_touch,
-    named_tower,
+    conclude,
     proof_parser,
     prove_facts,
-    record_script_proof,
-    record_towers,
+    tower_judge,
 )
 
-from tower_print.brix.checker import check_witness
 from tower_print.brix.decks import Deck, shipped_deck
-from tower_print.brix.evaluate import Evaluator
 from tower_print.brix.geometry import PlacedBrick
-from tower_print.brix.language import names_a_colour
-from tower_print.brix.recolour import Colourings
-from tower_print.brix.statics import stands
 
 FACTS = ("there are at most {n1} bricks", "there are at least {n2} bricks",
          "every brick touches at most {n2h} bricks", "the tower is at most {low} flat bricks tall")
 """Negations of the facts: exactly n bricks, one touching the n - 1 others, the tower at least
 --height flat bricks tall."""
-PILLAR = ("at least 2 bricks touch the ground", "some grounded brick is horizontal")
-"""Negations of --pillar's facts: one brick on the table, upright."""
 
 
 def main() -> None:
@@ -89,34 +83,18 @@ def main() -> None:
     cards = list(args.cards)
     n = args.bricks
     prove_facts(deck, cards, [*(fact.format(n1=n - 1, n2=n + 1, n2h=n - 2, low=args.height - 1)
-                                for fact in FACTS), *(PILLAR if args.pillar else ())],
+                                for fact in FACTS), *(PILLAR_FACTS if args.pillar else ())],
                 args.timeout)
-    conditions = [(c, deck.card(c).condition) for c in cards]
     start = time.monotonic()
     counts: Counter[str] = Counter()
+    judge = tower_judge(deck, [deck.card(c).condition for c in cards], counts)
     height = args.height * deck.bricks.thickness
     standing = [tower for hub in hubs(deck)
-                for tower in towers_around(hub, n, height, deck, conditions, counts, args.pillar)]
-    for name in ("towers", "meet the colour-free cards", "stand", "stand and meet the cards"):
-        print(f"{name:26} {counts[name]:>12}")
-    print(f"{time.monotonic() - start:.0f} s")
+                for tower in towers_around(hub, n, height, deck, judge, args.pillar)][:5]
     command = f"python benchmarks/brix_hub_enumeration.py --deck {args.deck} --cards " + (
         f"{' '.join(cards)} --bricks {n} --height {args.height}{' --pillar' * args.pillar}")
-    if standing:
-        check_witness(standing[0], deck.bricks, deck.all_used, conditions)
-        print(f"a standing tower meeting the cards (check_witness passed; {len(standing)} "
-              "found):")
-        for brick in standing[0]:
-            print("  ", brick)
-        if args.record:
-            record_towers(args.record, deck, standing, f"enumeration ({command})")
-        return
-    print(f"no tower meeting {' '.join(cards)} stands: every tower around a hub enumerated")
-    if args.record:
-        record_script_proof(args.record, deck, tuple(cards), command,
-                            "every tower around a hub enumerated, none stands",
-                            "enumeration")
-        print(f"added to {args.record}")
+    conclude(deck, cards, standing, counts, time.monotonic() - start, command,
+             "every tower around a hub", args.record)
 
 
 def hubs(deck: Deck) -> list[Box]:
@@ -136,13 +114,14 @@ def places_touching(hub: Box, deck: Deck) -> list[Box]:
 
 
 def towers_around(hub: Box, n: int, height: int, deck: Deck,
-                  conditions: list[tuple[str, object]], counts: Counter[str],
+                  judge: Callable[[tuple[Box, ...]], tuple[PlacedBrick, ...] | None],
                   pillar: bool = False) -> list[tuple[PlacedBrick, ...]]:
-    """The standing towers meeting the cards with this hub, at least `height` tall (at most 5
-    kept). Each holds a tall brick (top at `height` or more, the hub or one touching it): the
-    first of them in the order of places is chosen before the rest, which skip the tall ones
-    before it, so each tower comes once. `pillar`: only towers with one brick on the table,
-    upright (a place on the table is taken only when none is and it is upright)."""
+    """The standing towers meeting the cards (`judge`, `script_proofs.tower_judge`) with this
+    hub, at least `height` tall (at most 5 kept). Each holds a tall brick (top at `height` or
+    more, the hub or one touching it): the first of them in the order of places is chosen
+    before the rest, which skip the tall ones before it, so each tower comes once. `pillar`:
+    only towers with one brick on the table, upright (a place on the table is taken only when
+    none is and it is upright)."""
     def on_table_allowed(box: Box, chosen: tuple[Box, ...]) -> bool:
         return not pillar or box[2] > 0 or (
             deck.bricks.is_vertical(box[3:]) and all(b[2] > 0 for b in chosen))
@@ -150,25 +129,12 @@ def towers_around(hub: Box, n: int, height: int, deck: Deck,
     if not on_table_allowed(hub, ()):
         return []
     places = [box for box in places_touching(hub, deck) if on_table_allowed(box, (hub,))]
-    plain = [c for _, c in conditions if not names_a_colour(c)]
-    coloured = [c for _, c in conditions if names_a_colour(c)]
-    margin = deck.bricks.stability_margin
     standing: list[tuple[PlacedBrick, ...]] = []
 
     def finish(boxes: tuple[Box, ...]) -> None:
-        counts["towers"] += 1
-        tower = named_tower(boxes, deck)
-        if not all(Evaluator(tower, deck.bricks).condition(c) for c in plain):
-            return
-        counts["meet the colour-free cards"] += 1
-        if not stands(tower, margin):
-            return
-        counts["stand"] += 1
-        met = Colourings(deck, tower).meeting(coloured)
-        if met is not None:
-            counts["stand and meet the cards"] += 1
-            if len(standing) < 5:
-                standing.append(met)
+        met = judge(boxes)
+        if met is not None and len(standing) < 5:
+            standing.append(met)
 
     def held(box: Box, chosen: tuple[Box, ...]) -> bool:
         return box[2] == 0 or any(box_rests_on(box, b) for b in chosen)

@@ -9,11 +9,12 @@ plain Python: does any of them stand and meet the cards?
 Why: pink's P08 ("the gray brick stands upright") and P44 ("every other brick's top is higher
 than the gray brick's") leave the gray brick alone on the table, upright, with everything else
 balanced on its small top; audits leave 29 sets of 5 cards holding both undecided at 60 s or
-more. With few bricks (P04 or P50: at most 6; P33: exactly 5) such towers can be listed.
+more. With few bricks such towers can be listed: five (P33) take minutes, six (P04, P50)
+about 80 times as many towers, out of reach without a bound that cuts falling towers early.
 
 Facts (Z3 proves each from the cards: no standing tower meets them and the fact's negation,
-`FACTS`): one brick touches the table and it stands upright, there are at most n bricks, and
-(--height) the tower is at least that many flat bricks tall.
+`PILLAR_FACTS` and the count): one brick touches the table and it stands upright, there are at
+most n bricks, and (--height) the tower is at least that many flat bricks tall.
 
 How: the upright brick at x = y = 0 (a tower is enumerated once, up to translation); then bricks
 taken in order of (z, x, y, extent), each resting on an earlier one (so none but the first is
@@ -21,6 +22,12 @@ on the table, and each tower comes once, its bricks in that order), pairwise fre
 can no longer reach --height with the bricks left is dropped. Each tower of a size the deck's
 rule allows is read on the colour-free cards (the Evaluator), then statics.stands, then the
 cards naming colours in every colouring the deck allows (`recolour.Colourings`).
+
+Results (2026-12-04, beside other runs): validation on the solvable P08 P33 P43 P44 (--bricks
+5; pink's file is complete up to 4 cards): 13,249,418 towers, 222,491 meet the colour-free
+cards, 52 stand and meet the cards (check_witness passed on the first), 719 s. Counted alone,
+12,936,397 towers of 5 reach 5 flat bricks (108 s). P08 P33 P43 P44 with P15, P24 or P27:
+no standing tower meets them (563-759 s each).
 """
 
 from __future__ import annotations
@@ -30,27 +37,19 @@ from collections import Counter
 from collections.abc import Callable
 
 from script_proofs import (
+    PILLAR_FACTS,
     Box,
     boxes_collide,
-    named_tower,
+    conclude,
     proof_parser,
     prove_facts,
-    record_script_proof,
-    record_towers,
+    tower_judge,
 )
 
-from tower_print.brix.checker import check_witness
 from tower_print.brix.decks import Deck, shipped_deck
-from tower_print.brix.evaluate import Evaluator
 from tower_print.brix.geometry import PlacedBrick
-from tower_print.brix.language import Condition, names_a_colour
-from tower_print.brix.recolour import Colourings
 from tower_print.brix.shapes import colour_mixes
-from tower_print.brix.statics import stands
 
-FACTS = ("at least 2 bricks touch the ground", "some grounded brick is horizontal",
-         "there are at least {more} bricks")
-"""Negations of the facts: one brick on the table, upright, and at most n bricks."""
 TALL = "the tower is at most {lower} flat bricks tall"
 """Negation of --height's fact."""
 
@@ -64,45 +63,29 @@ def main() -> None:
     args = parser.parse_args()
     deck = shipped_deck(args.deck)
     cards = list(args.cards)
-    negations = [fact.format(more=args.bricks + 1) for fact in FACTS]
+    negations = [*PILLAR_FACTS, f"there are at least {args.bricks + 1} bricks"]
     if args.height:
         negations.append(TALL.format(lower=args.height - 1))
     prove_facts(deck, cards, negations, args.timeout)
     start = time.monotonic()
     counts: Counter[str] = Counter()
-    standing = pillar_towers(deck, [deck.card(c).condition for c in cards], args.bricks,
-                             args.height * deck.bricks.thickness, counts)
-    for name in ("towers", "meet the colour-free cards", "stand", "stand and meet the cards"):
-        print(f"{name:26} {counts[name]:>12}")
-    print(f"{time.monotonic() - start:.0f} s")
+    judge = tower_judge(deck, [deck.card(c).condition for c in cards], counts)
+    standing = pillar_towers(deck, judge, args.bricks, args.height * deck.bricks.thickness)
     command = (f"python benchmarks/brix_pillar_enumeration.py --deck {args.deck} --cards "
                f"{' '.join(cards)} --bricks {args.bricks} --height {args.height}")
-    if standing:
-        check_witness(standing[0], deck.bricks, deck.all_used,
-                      [(c, deck.card(c).condition) for c in cards])
-        print(f"a standing tower meeting the cards (check_witness passed; {len(standing)} "
-              "kept):")
-        for brick in standing[0]:
-            print("  ", brick)
-        if args.record:
-            record_towers(args.record, deck, standing, f"enumeration ({command})")
-        return
-    print(f"no tower meeting {' '.join(cards)} stands: every tower on one upright enumerated")
-    if args.record:
-        record_script_proof(args.record, deck, tuple(cards), command,
-                            "every tower on one upright brick enumerated, none stands",
-                            "enumeration")
-        print(f"added to {args.record}")
+    conclude(deck, cards, standing, counts, time.monotonic() - start, command,
+             "every tower on one upright brick", args.record)
 
 
-def pillar_towers(deck: Deck, conditions: list[Condition], most: int, height: int,
-                  counts: Counter[str]) -> list[tuple[PlacedBrick, ...]]:
-    """The standing towers meeting `conditions` (at most 5 kept) among those of at most `most`
-    bricks on one upright brick, at least `height` lattice units tall."""
+def pillar_towers(deck: Deck, judge: Callable[[tuple[Box, ...]], tuple[PlacedBrick, ...] | None],
+                  most: int, height: int) -> list[tuple[PlacedBrick, ...]]:
+    """The standing towers meeting the cards (`judge`, `script_proofs.tower_judge`; at most 5
+    kept) among those of at most `most` bricks on one upright brick, at least `height` lattice
+    units tall."""
     bricks = deck.bricks
     extents = sorted(bricks.extents())
     tallest = max(e[2] for e in extents)
-    judge_tower = _judge(deck, conditions, counts)
+    standing: list[tuple[PlacedBrick, ...]] = []
     sizes = {k for k in range(2, most + 1) if colour_mixes(bricks, deck.all_used, k)}
     standing: list[tuple[PlacedBrick, ...]] = []
 
@@ -110,7 +93,7 @@ def pillar_towers(deck: Deck, conditions: list[Condition], most: int, height: in
         if top + tallest * (most - len(chosen)) < height:
             return
         if len(chosen) in sizes and top >= height:
-            met = judge_tower(chosen)
+            met = judge(chosen)
             if met is not None and len(standing) < 5:
                 standing.append(met)
         if len(chosen) == most:
@@ -124,30 +107,6 @@ def pillar_towers(deck: Deck, conditions: list[Condition], most: int, height: in
         if bricks.is_vertical((dx, dy, dz)):
             grow(((0, 0, 0, dx, dy, dz),), dz)
     return standing
-
-
-def _judge(deck: Deck, conditions: list[Condition], counts: Counter[str]
-           ) -> Callable[[tuple[Box, ...]], tuple[PlacedBrick, ...] | None]:
-    """A tower's reading: None, or the tower in a colouring meeting every condition."""
-    plain = [c for c in conditions if not names_a_colour(c)]
-    coloured = [c for c in conditions if names_a_colour(c)]
-    margin = deck.bricks.stability_margin
-
-    def judge(boxes: tuple[Box, ...]) -> tuple[PlacedBrick, ...] | None:
-        counts["towers"] += 1
-        tower = named_tower(boxes, deck)
-        if not all(Evaluator(tower, deck.bricks).condition(c) for c in plain):
-            return None
-        counts["meet the colour-free cards"] += 1
-        if not stands(tower, margin):
-            return None
-        counts["stand"] += 1
-        met = Colourings(deck, tower).meeting(coloured)
-        if met is not None:
-            counts["stand and meet the cards"] += 1
-        return met
-
-    return judge
 
 
 def _order(box: Box) -> tuple[int, ...]:

@@ -10,17 +10,22 @@ import argparse
 import datetime
 import subprocess
 import time
+from collections import Counter
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from pathlib import Path
 
 from tower_print.brix import shapes
 from tower_print.brix.audit import card_masks
+from tower_print.brix.checker import check_witness
 from tower_print.brix.conflicts import add_towers, current_file, read_conflict_file, record_proof
 from tower_print.brix.decks import Deck
+from tower_print.brix.evaluate import Evaluator
 from tower_print.brix.geometry import PlacedBrick, normalized
-from tower_print.brix.language import parse
-from tower_print.brix.recolour import colourings_meeting
+from tower_print.brix.language import Condition, names_a_colour, parse
+from tower_print.brix.recolour import Colourings, colourings_meeting
 from tower_print.brix.solver import UNSOLVABLE, Labeled, TowerSolver
+from tower_print.brix.statics import stands
 
 Box = tuple[int, int, int, int, int, int]
 """(x, y, z, dx, dy, dz): a brick's minimum corner and extent, in lattice units."""
@@ -78,6 +83,66 @@ def record_script_proof(path: Path, deck: Deck, cards: tuple[str, ...], command:
                  f"{' with changes' if changed else ''}: {finding})",
                  f"{method}, not by Z3" + (f" (undecided in audits at {tried[0]})"
                                            if tried else ""))
+
+
+PILLAR_FACTS = ("at least 2 bricks touch the ground", "some grounded brick is horizontal")
+"""Negations of the facts that leave one brick on the table, upright (pink's P08 P44: the gray
+brick upright and every other brick's top higher)."""
+ENUMERATION_COUNTS = ("towers", "meet the colour-free cards", "stand", "stand and meet the cards")
+"""What an enumeration counts (`tower_judge`), printed in this order (`conclude`)."""
+
+
+def tower_judge(deck: Deck, conditions: Sequence[Condition], counts: Counter[str]
+                ) -> Callable[[tuple[Box, ...]], tuple[PlacedBrick, ...] | None]:
+    """How an enumeration reads a finished tower of boxes: the colour-free cards (the
+    Evaluator, on the first colouring), statics.stands, then the cards naming colours in every
+    colouring the deck allows (`recolour.Colourings`), each step counted in `counts`. The
+    judge gives the tower in a colouring meeting every card, or None."""
+    plain = [c for c in conditions if not names_a_colour(c)]
+    coloured = [c for c in conditions if names_a_colour(c)]
+    margin = deck.bricks.stability_margin
+
+    def judge(boxes: tuple[Box, ...]) -> tuple[PlacedBrick, ...] | None:
+        counts["towers"] += 1
+        tower = named_tower(boxes, deck)
+        if not all(Evaluator(tower, deck.bricks).condition(c) for c in plain):
+            return None
+        counts["meet the colour-free cards"] += 1
+        if not stands(tower, margin):
+            return None
+        counts["stand"] += 1
+        met = Colourings(deck, tower).meeting(coloured)
+        if met is not None:
+            counts["stand and meet the cards"] += 1
+        return met
+
+    return judge
+
+
+def conclude(deck: Deck, cards: list[str], standing: list[tuple[PlacedBrick, ...]],
+             counts: Counter[str], seconds: float, command: str, world: str,
+             record: Path | None) -> None:
+    """An enumeration's end: its counts, then the first standing tower that meets the cards
+    (checked by check_witness) and the towers written into `record`, or, when none stands,
+    the proof (`world`: what was enumerated, "every tower around a hub")."""
+    for name in ENUMERATION_COUNTS:
+        print(f"{name:26} {counts[name]:>12}")
+    print(f"{seconds:.0f} s")
+    if standing:
+        check_witness(standing[0], deck.bricks, deck.all_used,
+                      [(c, deck.card(c).condition) for c in cards])
+        print(f"a standing tower meeting the cards (check_witness passed; {len(standing)} "
+              "kept):")
+        for brick in standing[0]:
+            print("  ", brick)
+        if record:
+            record_towers(record, deck, standing, f"enumeration ({command})")
+        return
+    print(f"no tower meeting {' '.join(cards)} stands: {world} enumerated")
+    if record:
+        record_script_proof(record, deck, tuple(cards), command,
+                            f"{world} enumerated, none stands", "enumeration")
+        print(f"added to {record}")
 
 
 def record_towers(path: Path, deck: Deck, standing: list[tuple[PlacedBrick, ...]],
