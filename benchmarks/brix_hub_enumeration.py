@@ -56,12 +56,13 @@ from script_proofs import (
     boxes_collide,
     boxes_touch,
     conclude,
+    proof_deck,
     proof_parser,
     prove_facts,
     tower_judge,
 )
 
-from tower_print.brix.decks import Deck, shipped_deck
+from tower_print.brix.decks import Deck
 from tower_print.brix.geometry import PlacedBrick
 
 FACTS = ("there are at most {n1} bricks", "there are at least {n2} bricks",
@@ -79,8 +80,7 @@ def main() -> None:
     parser.add_argument("--pillar", action="store_true",
                         help="the cards leave one brick on the table, upright (pink's P08 P44)")
     args = parser.parse_args()
-    deck = shipped_deck(args.deck)
-    cards = list(args.cards)
+    deck, cards = proof_deck(parser, args)
     n = args.bricks
     prove_facts(deck, cards, [*(fact.format(n1=n - 1, n2=n + 1, n2h=n - 2, low=args.height - 1)
                                 for fact in FACTS), *(PILLAR_FACTS if args.pillar else ())],

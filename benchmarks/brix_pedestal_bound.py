@@ -39,9 +39,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from script_proofs import least_load, proof_parser, prove_facts, record_script_proof
+from script_proofs import least_load, proof_deck, proof_parser, prove_facts, record_script_proof
 
-from tower_print.brix.decks import Deck, shipped_deck
+from tower_print.brix.decks import Deck
 from tower_print.brix.geometry import PlacedBrick, collide
 from tower_print.brix.shape_library import box_of
 from tower_print.brix.statics import stands
@@ -59,10 +59,9 @@ def main() -> None:
     parser.add_argument("--at-least", type=int, default=3,
                         help="K: how many bricks rest on the pedestal at least")
     args = parser.parse_args()
-    deck = shipped_deck(args.deck)
+    deck, cards = proof_deck(parser, args)
     if len(deck.bricks.by_color(args.pedestal)) != 1:
         raise SystemExit(f"the {args.deck} deck must have exactly one {args.pedestal} brick")
-    cards = list(args.cards)
     prove_facts(deck, cards, [fact.format(c=args.pedestal, k1=args.at_least - 1)
                               for fact in FACTS], args.timeout)
     n = len(deck.bricks.bricks)

@@ -41,12 +41,13 @@ from script_proofs import (
     Box,
     boxes_collide,
     conclude,
+    proof_deck,
     proof_parser,
     prove_facts,
     tower_judge,
 )
 
-from tower_print.brix.decks import Deck, shipped_deck
+from tower_print.brix.decks import Deck
 from tower_print.brix.geometry import PlacedBrick
 from tower_print.brix.shapes import colour_mixes
 
@@ -61,8 +62,7 @@ def main() -> None:
     parser.add_argument("--height", type=int, default=0,
                         help="how many flat bricks tall the cards make the tower at least")
     args = parser.parse_args()
-    deck = shipped_deck(args.deck)
-    cards = list(args.cards)
+    deck, cards = proof_deck(parser, args)
     negations = [*PILLAR_FACTS, f"there are at least {args.bricks + 1} bricks"]
     if args.height:
         negations.append(TALL.format(lower=args.height - 1))

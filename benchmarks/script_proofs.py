@@ -19,13 +19,14 @@ from tower_print.brix import shapes
 from tower_print.brix.audit import card_masks
 from tower_print.brix.checker import check_witness
 from tower_print.brix.conflicts import add_towers, current_file, read_conflict_file, record_proof
-from tower_print.brix.decks import Deck
+from tower_print.brix.decks import Deck, shipped_deck
 from tower_print.brix.evaluate import Evaluator
 from tower_print.brix.geometry import PlacedBrick, normalized
 from tower_print.brix.language import Condition, names_a_colour, parse
 from tower_print.brix.recolour import Colourings, colourings_meeting
 from tower_print.brix.solver import UNSOLVABLE, Labeled, TowerSolver
 from tower_print.brix.statics import stands
+from tower_print.content import UserError
 
 Box = tuple[int, int, int, int, int, int]
 """(x, y, z, dx, dy, dz): a brick's minimum corner and extent, in lattice units."""
@@ -53,6 +54,17 @@ def proof_parser(description: str, cards: list[str], record: str) -> argparse.Ar
     parser.add_argument("--record", type=Path,
                         help=f"a conflicts file of the deck: write {record} into it")
     return parser
+
+
+def proof_deck(parser: argparse.ArgumentParser, args: argparse.Namespace
+               ) -> tuple[Deck, list[str]]:
+    """The deck and the cards `proof_parser`'s arguments name, the ids as the deck spells them;
+    an unknown id is the parser's one-line error (exit 2), before any fact is asked."""
+    deck = shipped_deck(args.deck)
+    try:
+        return deck, [deck.card(card).id for card in args.cards]
+    except UserError as error:
+        parser.error(str(error))
 
 
 def prove_facts(deck: Deck, cards: list[str], negations: list[str], timeout: float) -> None:
