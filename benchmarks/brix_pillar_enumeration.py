@@ -85,7 +85,6 @@ def pillar_towers(deck: Deck, judge: Callable[[tuple[Box, ...]], tuple[PlacedBri
     bricks = deck.bricks
     extents = sorted(bricks.extents())
     tallest = max(e[2] for e in extents)
-    standing: list[tuple[PlacedBrick, ...]] = []
     sizes = {k for k in range(2, most + 1) if colour_mixes(bricks, deck.all_used, k)}
     standing: list[tuple[PlacedBrick, ...]] = []
 
