@@ -33,9 +33,10 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
+from card_args import deck_card_ids
+
 from tower_print.brix.conflicts import conflicts_folder, current_file
 from tower_print.brix.decks import shipped_deck
-from tower_print.content import UserError
 
 SCRIPT = Path(__file__).with_name("brix_short_tower_enumeration.py")
 OUTCOMES = {  # a finished run's output line -> its outcome
@@ -70,10 +71,7 @@ def main() -> None:
     parser.add_argument("--record", action="store_true",
                         help="write each proof or tower into the conflicts file")
     args = parser.parse_args()
-    try:  # the deck's own spelling, so that a mistyped card is an error, not no sets
-        args.card = [shipped_deck(args.deck).card(card).id for card in args.card or ["G24"]]
-    except UserError as error:
-        parser.error(str(error))
+    args.card = deck_card_ids(parser, shipped_deck(args.deck), args.card or ["G24"])
     path = args.conflicts or conflicts_folder() / f"{args.deck}.yaml"
     args.logs.mkdir(parents=True, exist_ok=True)
     sets = _undecided(path, args.deck, args.card, args.size)

@@ -36,9 +36,10 @@ import tempfile
 from dataclasses import replace
 from pathlib import Path
 
+from card_args import deck_card_ids
+
 from tower_print.brix.conflicts import conflicts_folder, current_file, file_note, write_conflicts
 from tower_print.brix.decks import Deck, shipped_deck
-from tower_print.content import UserError
 
 SKIPPED = 100000.0
 """A limit no round asks for: the audit sets a set tried at it aside unasked."""
@@ -75,11 +76,8 @@ def main() -> None:
     if not args.without and args.only is None:
         parser.error("say which sets to leave out: --without CARD or --only CARD")
     deck = shipped_deck(args.deck)
-    try:  # the deck's own spelling, so that a mistyped card is an error, not an empty round
-        without = [deck.card(card).id for card in args.without]
-        only = deck.card(args.only).id if args.only is not None else None
-    except UserError as error:
-        parser.error(str(error))
+    without = deck_card_ids(parser, deck, args.without)
+    only = deck_card_ids(parser, deck, [args.only])[0] if args.only is not None else None
     path = args.conflicts or conflicts_folder() / f"{args.deck}.yaml"
     held = {tuple(sorted(ids)): tried_at for ids, tried_at in current_file(path, deck).undecided
             if any(card in ids for card in without) or (only is not None and only not in ids)}

@@ -15,6 +15,8 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from pathlib import Path
 
+from card_args import deck_card_ids
+
 from tower_print.brix import shapes
 from tower_print.brix.audit import card_masks
 from tower_print.brix.checker import check_witness
@@ -26,7 +28,6 @@ from tower_print.brix.language import Condition, names_a_colour, parse
 from tower_print.brix.recolour import Colourings, colourings_meeting
 from tower_print.brix.solver import UNSOLVABLE, Labeled, TowerSolver
 from tower_print.brix.statics import stands
-from tower_print.content import UserError
 
 Box = tuple[int, int, int, int, int, int]
 """(x, y, z, dx, dy, dz): a brick's minimum corner and extent, in lattice units."""
@@ -61,10 +62,7 @@ def proof_deck(parser: argparse.ArgumentParser, args: argparse.Namespace
     """The deck and the cards `proof_parser`'s arguments name, the ids as the deck spells them;
     an unknown id is the parser's one-line error (exit 2), before any fact is asked."""
     deck = shipped_deck(args.deck)
-    try:
-        return deck, [deck.card(card).id for card in args.cards]
-    except UserError as error:
-        parser.error(str(error))
+    return deck, deck_card_ids(parser, deck, args.cards)
 
 
 def prove_facts(deck: Deck, cards: list[str], negations: list[str], timeout: float) -> None:
