@@ -27,6 +27,7 @@ from tower_print.brix.language import Condition, names_a_colour
 from tower_print.brix.marco import mask_of, members
 from tower_print.brix.shape_library import box_of
 from tower_print.brix.shapes import (
+    MergedMemo,
     Shape,
     Tower,
     arrangements,
@@ -66,8 +67,7 @@ class ColourMemo:
 
     brick_set: BrickSet
     colours: dict[int, frozenset[int]] = field(default_factory=dict)
-    shared: dict[tuple[tuple[int, ...], frozenset[int]], dict[object, np.ndarray]] = field(
-        default_factory=dict)
+    shared: MergedMemo = field(default_factory=dict)
 
     def named(self, condition: Condition) -> frozenset[int]:
         if id(condition) not in self.colours:

@@ -46,6 +46,9 @@ from tower_print.brix.symmetry import unnamed_colours
 
 Box = tuple[int, int, int, int, int, int]  # x, y, z, dx, dy, dz
 Tower = tuple[PlacedBrick, ...]
+MergedMemo = dict[tuple[tuple[int, ...], frozenset[int]], dict[object, np.ndarray]]
+"""`Shape.meets`'s memo of what colourings decide alone, one per block of merged colourings
+(`merged`): by (mix, the colours a condition names)."""
 
 
 def quant_holds(quant: Quant, count: np.ndarray, total: np.ndarray) -> np.ndarray:
@@ -183,8 +186,7 @@ class Shape:
         return met
 
     def meets_mix(self, condition: Condition, named: frozenset[int], mix: tuple[int, ...],
-                  shared: dict[tuple[tuple[int, ...], frozenset[int]], dict[object, np.ndarray]],
-                  ) -> np.ndarray:
+                  shared: MergedMemo) -> np.ndarray:
         """`meets` for every colouring of `mix` (the rows of `arrangements(mix)`), judged on
         them merged as the condition sees them (`merged`; `named`: its colours,
         `named_colours`). `shared`: `meets`'s memo for each block of merged colourings."""
@@ -320,7 +322,7 @@ class ShapeLibrary:
         self._learnt: dict[Condition, _Learnt] = {}
         # What the colourings decide alone (`Shape.meets`), one memo per block of colourings
         # as a condition naming some of the colours sees them (`merged`): (mix, named).
-        self._shared: dict[tuple[tuple[int, ...], frozenset[int]], dict[object, np.ndarray]] = {}
+        self._shared: MergedMemo = {}
 
     def shape(self, k: int) -> Shape:
         if k not in self._shapes:
