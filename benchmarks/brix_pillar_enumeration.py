@@ -14,12 +14,16 @@ about 80 times as many towers, out of reach without a bound that cuts falling to
 
 Facts (Z3 proves each from the cards: no standing tower meets them and the fact's negation,
 `PILLAR_FACTS` and the count): one brick touches the table and it stands upright, there are at
-most n bricks, and (--height) the tower is at least that many flat bricks tall.
+most n bricks, (--height) the tower is at least that many flat bricks tall, and (--on-upright)
+at least that many bricks rest on the upright one (P13's "the gray brick touches three bricks or
+more": in this world only the bricks on its top touch it).
 
 How: the upright brick at x = y = 0 (a tower is enumerated once, up to translation); then bricks
 taken in order of (z, x, y, extent), each resting on an earlier one (so none but the first is
 on the table, and each tower comes once, its bricks in that order), pairwise free; a tower that
-can no longer reach --height with the bricks left is dropped. Each tower of a size the deck's
+can no longer reach --height with the bricks left is dropped, and so is one that cannot hold
+up its parts (`Partial`: a test that falling towers fail, cutting most of them bricks before
+they are finished). Each tower of a size the deck's
 rule allows is read on the colour-free cards (the Evaluator), then statics.stands, then the
 cards naming colours in every colouring the deck allows (`recolour.Colourings`).
 
@@ -35,12 +39,15 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable
+from functools import cache
+from math import inf
 
 from script_proofs import (
     PILLAR_FACTS,
     Box,
     boxes_collide,
     conclude,
+    footprints_overlap,
     proof_deck,
     proof_parser,
     prove_facts,
@@ -53,6 +60,10 @@ from tower_print.brix.shapes import colour_mixes
 
 TALL = "the tower is at most {lower} flat bricks tall"
 """Negation of --height's fact."""
+FEW_ON_UPRIGHT = "at most {fewer} bricks rest on some grounded brick"
+"""Negation of --on-upright's fact (the upright is the only brick on the table)."""
+EPSILON = 1e-9
+"""Slack on the balance bound's float comparisons, on the side that cuts less."""
 
 
 def main() -> None:
@@ -61,51 +72,250 @@ def main() -> None:
     parser.add_argument("--bricks", type=int, default=6, help="n: the most bricks the cards allow")
     parser.add_argument("--height", type=int, default=0,
                         help="how many flat bricks tall the cards make the tower at least")
+    parser.add_argument("--on-upright", type=int, default=0,
+                        help="how many bricks the cards make rest on the upright one at least")
     args = parser.parse_args()
     deck, cards = proof_deck(parser, args)
     negations = [*PILLAR_FACTS, f"there are at least {args.bricks + 1} bricks"]
     if args.height:
         negations.append(TALL.format(lower=args.height - 1))
+    if args.on_upright:
+        negations.append(FEW_ON_UPRIGHT.format(fewer=args.on_upright - 1))
     prove_facts(deck, cards, negations, args.timeout)
     start = time.monotonic()
     counts: Counter[str] = Counter()
     judge = tower_judge(deck, [deck.card(c).condition for c in cards], counts)
-    standing = pillar_towers(deck, judge, args.bricks, args.height * deck.bricks.thickness)
+    standing = pillar_towers(deck, judge, args.bricks, args.height * deck.bricks.thickness,
+                             args.on_upright, counts)
     command = (f"python benchmarks/brix_pillar_enumeration.py --deck {args.deck} --cards "
-               f"{' '.join(cards)} --bricks {args.bricks} --height {args.height}")
+               f"{' '.join(cards)} --bricks {args.bricks} --height {args.height}"
+               + (f" --on-upright {args.on_upright}" if args.on_upright else ""))
     conclude(deck, cards, standing, counts, time.monotonic() - start, command,
              "every tower on one upright brick", args.record)
 
 
 def pillar_towers(deck: Deck, judge: Callable[[tuple[Box, ...]], tuple[PlacedBrick, ...] | None],
-                  most: int, height: int) -> list[tuple[PlacedBrick, ...]]:
+                  most: int, height: int, on_upright: int, counts: Counter[str]
+                  ) -> list[tuple[PlacedBrick, ...]]:
     """The standing towers meeting the cards (`judge`, `script_proofs.tower_judge`; at most 5
     kept) among those of at most `most` bricks on one upright brick, at least `height` lattice
-    units tall."""
+    units tall, with at least `on_upright` bricks on its top; those cut early are counted in
+    `counts`."""
     bricks = deck.bricks
     extents = sorted(bricks.extents())
     tallest = max(e[2] for e in extents)
     sizes = {k for k in range(2, most + 1) if colour_mixes(bricks, deck.all_used, k)}
     standing: list[tuple[PlacedBrick, ...]] = []
 
-    def grow(chosen: tuple[Box, ...], top: int) -> None:
+    def grow(tower: Partial, top: int) -> None:
+        chosen = tower.boxes
         if top + tallest * (most - len(chosen)) < height:
             return
-        if len(chosen) in sizes and top >= height:
+        on_top = sum(1 for b in chosen if b[2] == chosen[0][5])  # the bricks on the upright
+        if on_top + most - len(chosen) < on_upright:
+            return
+        ends = [j for j in range(most - len(chosen) + 1) if len(chosen) + j in sizes
+                and (j or top >= height)]
+        if not tower.can_balance(ends, bricks.length):
+            counts["cut: a part cannot balance"] += 1
+            return
+        if len(chosen) in sizes and top >= height and on_top >= on_upright:
             met = judge(chosen)
             if met is not None and len(standing) < 5:
                 standing.append(met)
         if len(chosen) == most:
             return
-        last = chosen[-1]
-        for box in _resting_places(chosen, extents):
-            if _order(box) > _order(last):
-                grow((*chosen, box), max(top, box[2] + box[5]))
+        places = _resting_places(chosen, extents)
+        if on_top < on_upright:  # the bricks on the upright come first
+            places = [box for box in places if box[2] == chosen[0][5]]
+        followers = [j for j in range(most - len(chosen)) if len(chosen) + 1 + j in sizes]
+        if followers:  # the next brick: only where the levels can balance
+            spans = tower.next_centres(followers, bricks.length)
+            places = [box for box in places if all(
+                lo <= box[k] + box[k + 3] / 2 <= hi for k, (lo, hi) in enumerate(spans))]
+        if followers == [0]:  # the last brick: it must join every part that falls without it
+            needs = tower.last_needs()
+            places = [box for box in places if all(
+                any(box[2] == base_top and footprints_overlap(box, base)
+                    for base_top, base in bases)
+                and all(lo <= box[k] + box[k + 3] / 2 <= hi for k, (lo, hi) in enumerate(spans))
+                for bases, spans in needs)]
+        for box in places:
+            grow(tower.add(box), max(top, box[2] + box[5]))
 
     for dx, dy, dz in extents:
         if bricks.is_vertical((dx, dy, dz)):
-            grow(((0, 0, 0, dx, dy, dz),), dz)
+            grow(Partial(bricks.stability_margin).add((0, 0, 0, dx, dy, dz)), dz)
     return standing
+
+
+Rect = tuple[float, float, float, float]
+"""x0, x1, y0, y1."""
+
+
+class Partial:
+    """A tower being grown (bricks in `_order`) and what its balance test reads off it, kept
+    brick by brick: the shrunk contacts each brick rests on, and the bricks each holds up.
+
+    The test (`can_balance`) is necessary, so a tower failing it cannot stand: each
+    upward-closed part of the finished tower must be held up, and two kinds of part are
+    tried, the bricks at or above a level (every brick still to come among them) and the
+    bricks a brick holds up (its upward closure, which bricks to come join by resting on one
+    of its members with a top at the last brick's z or higher). A part rests on the bricks
+    outside it only by upward forces at the shrunk contacts' corners (statics.py), so its
+    centre of mass lies, on each axis, between the lowest and highest corner. Bricks still to
+    come may add contacts only on the tops reaching the last brick's z (counted whole), and
+    their centres lie within reach of the tops they grow from: a brick (at most `length` long)
+    resting on a top sticks out of it by at most length - 1, its centre by at most
+    length / 2 - 1."""
+
+    def __init__(self, margin: float, boxes: tuple[Box, ...] = (),
+                 rests: tuple[tuple[tuple[int, Rect], ...], ...] = (),
+                 holds: tuple[int, ...] = ()) -> None:
+        self.margin = margin
+        self.boxes = boxes
+        self.rests = rests  # per brick: (the brick it rests on, the shrunk contact)
+        self.holds = holds  # per brick: the bits of the bricks it holds up, itself included
+        self.centres = [(b[0] + b[3] / 2, b[1] + b[4] / 2) for b in boxes]
+
+    def add(self, box: Box) -> Partial:
+        n = len(self.boxes)
+        rests = tuple((j, _shrunk(box, b, self.margin)) for j, b in enumerate(self.boxes)
+                      if b[2] + b[5] == box[2] and footprints_overlap(box, b))
+        under = sum(1 << j for j, _ in rests)
+        holds = tuple(h | 1 << n if h & under else h for h in self.holds)
+        return Partial(self.margin, (*self.boxes, box), (*self.rests, rests), (*holds, 1 << n))
+
+    def can_balance(self, ends: list[int], length: int) -> bool:
+        """Whether some finished tower grown from this one by j more bricks, j in `ends`, may
+        hold up every part tried."""
+        if not ends:
+            return False
+        opened = self._opened()
+        if not all(self._part_balances(mask, ends, opened, opened, length)
+                   for mask in self._levels()):
+            return False
+        reach = range(max(ends) + 1)
+        for i, mask in enumerate(self.holds):
+            if self.boxes[i][2] == 0:  # the brick on the table holds up the tower
+                continue
+            bases = opened & mask
+            if not self._part_balances(mask, reach if bases else range(1), bases, opened,
+                                       length):
+                return False
+        return True
+
+    def next_centres(self, followers: list[int], length: int) -> list[tuple[float, float]]:
+        """Per axis, where the centre of the next brick must lie when j more follow it, j in
+        `followers`: each level, with those bricks, must balance on its contacts (those they
+        may add counted whole), the bricks that follow reaching from the open tops through
+        the next brick (the same reach as `can_balance`)."""
+        opened = self._opened()
+        grown_from = [self.boxes[b] for b in _bits(opened)]
+        bounds = [(-inf, inf), (-inf, inf)]
+        for mask in self._levels():
+            members = _bits(mask)
+            spans = _bounds(self._spans(mask, opened))
+            for k in (0, 1):
+                lo, hi = spans[k]
+                total = sum(self.centres[u][k] for u in members)
+                a = min(b[k] for b in grown_from) - length / 2 + 1
+                z = max(b[k] + b[k + 3] for b in grown_from) + length / 2 - 1
+                least, highest = inf, -inf
+                for j in followers:
+                    spread = (length - 1) * j * (j + 1) / 2  # the i-th: (length - 1) i
+                    n = len(members) + 1 + j
+                    least = min(least, lo * n - total - j * z - spread)
+                    highest = max(highest, hi * n - total - j * a + spread)
+                bounds[k] = (max(bounds[k][0], least), min(bounds[k][1], highest))
+        return bounds
+
+    def last_needs(self) -> list[tuple[list[tuple[int, Box]], list[tuple[float, float]]]]:
+        """The parts a brick holds up that cannot balance as they are, so that the last brick
+        must join each: per part, the tops it may rest on (top z, member) and, per axis, where
+        its centre must then lie (its contacts counted whole, as in `can_balance`)."""
+        opened = self._opened()
+        needs = []
+        for i, mask in enumerate(self.holds):
+            if self.boxes[i][2] == 0 or self._part_balances(mask, [0], 0, 0, 0):
+                continue
+            members = _bits(mask)
+            spans = _bounds(self._spans(mask, opened))
+            assert spans is not None  # a member rests on a brick outside
+            n = len(members) + 1
+            bounds = [(lo * n - sum(self.centres[u][k] for u in members),
+                       hi * n - sum(self.centres[u][k] for u in members))
+                      for k, (lo, hi) in enumerate(spans)]
+            needs.append(([(self.boxes[u][2] + self.boxes[u][5], self.boxes[u])
+                           for u in _bits(mask & opened)], bounds))
+        return needs
+
+    def _opened(self) -> int:
+        """The bits of the bricks with a top at the last brick's z or higher: bricks to come
+        may rest on them."""
+        last = self.boxes[-1][2]
+        return sum(1 << i for i, b in enumerate(self.boxes) if b[2] + b[5] >= last)
+
+    def _levels(self) -> list[int]:
+        return [sum(1 << i for i, b in enumerate(self.boxes) if b[2] >= h)
+                for h in sorted({b[2] for b in self.boxes if b[2] > 0})]
+
+    def _spans(self, mask: int, extra: int) -> list[Rect]:
+        """The shrunk contacts the part `mask` rests on, and the whole tops of the bricks
+        `extra` outside it."""
+        spans = [rect for u in _bits(mask) for b, rect in self.rests[u] if not mask >> b & 1]
+        return spans + [_top(self.boxes[b]) for b in _bits(extra & ~mask)]
+
+    def _part_balances(self, mask: int, joining: list[int] | range, bases: int, opened: int,
+                       length: int) -> bool:
+        """Whether the part `mask` balances with m bricks to join it, for some m in
+        `joining`, grown from the bricks `bases` (adding contacts on the tops `opened`)."""
+        members = _bits(mask)
+        totals = [sum(self.centres[u][k] for u in members) for k in (0, 1)]
+        own = _bounds(self._spans(mask, 0))
+        wider = _bounds(self._spans(mask, opened)) if bases else None
+        grown_from = [self.boxes[b] for b in _bits(bases)]
+        for more in joining:
+            spans = wider if more else own
+            if spans is None:
+                continue
+            spread = (length - 1) * more * (more - 1) / 2  # the i-th to come: (length - 1)(i - 1)
+            n = len(members) + more
+            for k in (0, 1):
+                lo, hi = spans[k]
+                a = min(b[k] for b in grown_from) - length / 2 + 1 if more else 0
+                z = max(b[k] + b[k + 3] for b in grown_from) + length / 2 - 1 if more else 0
+                if totals[k] + more * z + spread < lo * n or totals[k] + more * a - spread > hi * n:
+                    break
+            else:
+                return True
+        return False
+
+
+@cache
+def _bits(mask: int) -> tuple[int, ...]:
+    return tuple(i for i in range(mask.bit_length()) if mask >> i & 1)
+
+
+def _bounds(spans: list[Rect]) -> tuple[tuple[float, float], tuple[float, float]] | None:
+    """Per axis, the lowest and highest corner of the spans (with the float slack), or None
+    when there are none."""
+    if not spans:
+        return None
+    return ((min(s[0] for s in spans) - EPSILON, max(s[1] for s in spans) + EPSILON),
+            (min(s[2] for s in spans) - EPSILON, max(s[3] for s in spans) + EPSILON))
+
+
+def _shrunk(upper: Box, lower: Box, margin: float) -> Rect:
+    """The contact of `upper` resting on `lower`, shrunk by the margin."""
+    x0, x1 = max(upper[0], lower[0]), min(upper[0] + upper[3], lower[0] + lower[3])
+    y0, y1 = max(upper[1], lower[1]), min(upper[1] + upper[4], lower[1] + lower[4])
+    sx, sy = margin * (x1 - x0), margin * (y1 - y0)
+    return x0 + sx, x1 - sx, y0 + sy, y1 - sy
+
+
+def _top(box: Box) -> Rect:
+    return box[0], box[0] + box[3], box[1], box[1] + box[4]
 
 
 def _order(box: Box) -> tuple[int, ...]:
@@ -113,12 +323,15 @@ def _order(box: Box) -> tuple[int, ...]:
 
 
 def _resting_places(chosen: tuple[Box, ...], extents: list[tuple[int, int, int]]) -> list[Box]:
-    """Every box resting on a box of `chosen` (sharing area with its top) and free of them."""
+    """Every box after the last of `chosen` in `_order`, resting on one of them (sharing area
+    with its top) and free of them."""
+    last = _order(chosen[-1])
     found = {(x, y, base[2] + base[5], dx, dy, dz)
-             for base in chosen for dx, dy, dz in extents
+             for base in chosen if base[2] + base[5] >= last[0] for dx, dy, dz in extents
              for x in range(base[0] - dx + 1, base[0] + base[3])
              for y in range(base[1] - dy + 1, base[1] + base[4])}
-    return sorted(box for box in found if not any(boxes_collide(box, other) for other in chosen))
+    return sorted(box for box in found if _order(box) > last
+                  and not any(boxes_collide(box, other) for other in chosen))
 
 
 if __name__ == "__main__":
