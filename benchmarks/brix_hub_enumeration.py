@@ -84,7 +84,7 @@ def main() -> None:
     n = args.bricks
     prove_facts(deck, cards, [*(fact.format(n1=n - 1, n2=n + 1, n2h=n - 2, low=args.height - 1)
                                 for fact in FACTS), *(PILLAR_FACTS if args.pillar else ())],
-                args.timeout)
+                args.timeout, args.record)
     start = time.monotonic()
     counts: Counter[str] = Counter()
     judge = tower_judge(deck, [deck.card(c).condition for c in cards], counts)

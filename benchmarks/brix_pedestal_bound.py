@@ -63,7 +63,7 @@ def main() -> None:
     if len(deck.bricks.by_color(args.pedestal)) != 1:
         raise SystemExit(f"the {args.deck} deck must have exactly one {args.pedestal} brick")
     prove_facts(deck, cards, [fact.format(c=args.pedestal, k1=args.at_least - 1)
-                              for fact in FACTS], args.timeout)
+                              for fact in FACTS], args.timeout, args.record)
     n = len(deck.bricks.bricks)
     places = resting_places(deck, args.pedestal)
     base, margin = pedestal(deck, args.pedestal), deck.bricks.stability_margin

@@ -9,8 +9,9 @@ plain Python: does any of them stand and meet the cards?
 Why: pink's P08 ("the gray brick stands upright") and P44 ("every other brick's top is higher
 than the gray brick's") leave the gray brick alone on the table, upright, with everything else
 balanced on its small top; audits leave 29 sets of 5 cards holding both undecided at 60 s or
-more. With few bricks such towers can be listed: five (P33) take minutes, six (P04, P50)
-about 80 times as many towers, out of reach without a bound that cuts falling towers early.
+more. With few bricks such towers can be listed: five (P33) take minutes; six (P04, P50) are
+about 80 times as many, within reach only with the balance test that cuts falling towers
+before they are finished (`Partial`).
 
 Facts (Z3 proves each from the cards: no standing tower meets them and the fact's negation,
 `PILLAR_FACTS` and the count): one brick touches the table and it stands upright, there are at
@@ -32,6 +33,16 @@ Results (2026-12-04, beside other runs): validation on the solvable P08 P33 P43 
 cards, 52 stand and meet the cards (check_witness passed on the first), 719 s. Counted alone,
 12,936,397 towers of 5 reach 5 flat bricks (108 s). P08 P33 P43 P44 with P15, P24 or P27:
 no standing tower meets them (563-759 s each).
+The balance test (2026-12-04), checked against the enumeration without it, every tower of the
+size judged by statics.stands alone (the deck's size rule lifted): at most 5 bricks, the same
+4,504 standing towers among 13,423,975 (88,004 judged with the test), 608 of them with 2 bricks
+on the upright (15,600 judged); 6 bricks with 3 on the upright, the same 24 standing among
+3,629,916 (25,102 judged). With 6 bricks (Z3 proves each fact in 0.2-3 s): P13's sets,
+--on-upright 3, P04 P08 P13 P44 with P20 or P43 (24,814 towers, 25-33 s) and P08 P13 P44 P50
+with P20, P30 or P43 (--height 5, 11,363 towers, 21-34 s); P04 P08 P30 P44 P53 (--on-upright
+3, 20 s); P53's others, --on-upright 2, P04 P08 P44 P53 with P20 or P43 (500,224 towers,
+430-557 s) and P08 P44 P50 P53 with P20 or P43 (--height 5, 386,749 towers, 325-445 s): no
+standing tower meets any of them (beside three other processes on two cores).
 """
 
 from __future__ import annotations
@@ -81,7 +92,7 @@ def main() -> None:
         negations.append(TALL.format(lower=args.height - 1))
     if args.on_upright:
         negations.append(FEW_ON_UPRIGHT.format(fewer=args.on_upright - 1))
-    prove_facts(deck, cards, negations, args.timeout)
+    prove_facts(deck, cards, negations, args.timeout, args.record)
     start = time.monotonic()
     counts: Counter[str] = Counter()
     judge = tower_judge(deck, [deck.card(c).condition for c in cards], counts)

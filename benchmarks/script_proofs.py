@@ -26,7 +26,7 @@ from tower_print.brix.evaluate import Evaluator
 from tower_print.brix.geometry import PlacedBrick, normalized
 from tower_print.brix.language import Condition, names_a_colour, parse
 from tower_print.brix.recolour import Colourings, colourings_meeting
-from tower_print.brix.solver import UNSOLVABLE, Labeled, TowerSolver
+from tower_print.brix.solver import SOLVABLE, UNSOLVABLE, Labeled, TowerSolver
 from tower_print.brix.statics import stands
 
 Box = tuple[int, int, int, int, int, int]
@@ -65,13 +65,25 @@ def proof_deck(parser: argparse.ArgumentParser, args: argparse.Namespace
     return deck, deck_card_ids(parser, deck, args.cards)
 
 
-def prove_facts(deck: Deck, cards: list[str], negations: list[str], timeout: float) -> None:
+def prove_facts(deck: Deck, cards: list[str], negations: list[str], timeout: float,
+                record: Path | None) -> None:
     """Z3 must find each negation impossible with the cards (no standing tower meets both):
-    the facts a proof builds on. Prints each answer; exits when one is not proved."""
+    the facts a proof builds on. Prints each answer; exits when one is not proved. A tower Z3
+    finds for a negation meets the cards: checked by check_witness, written into `record`,
+    and the run ends there (P03 P08 P19 P40 P44's tower came so)."""
     for negation in negations:
         start = time.monotonic()
-        status, _ = ask(deck, cards, [negation], timeout)
+        status, tower = ask(deck, cards, [negation], timeout)
         print(f"'{negation}' with the cards: {status} ({time.monotonic() - start:.1f} s)")
+        if status == SOLVABLE and tower is not None:
+            check_witness(tower, deck.bricks, deck.all_used,
+                          [(c, deck.card(c).condition) for c in cards])
+            print("a standing tower meeting the cards (check_witness passed):")
+            for brick in tower:
+                print("  ", brick)
+            if record:
+                record_towers(record, deck, [tower], f"Z3 with the cards and '{negation}'")
+            raise SystemExit(0)
         if status != UNSOLVABLE:
             raise SystemExit("a fact the proof needs is not proved: no conclusion")
 
