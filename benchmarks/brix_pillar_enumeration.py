@@ -1,5 +1,6 @@
-"""Every tower of at most n bricks standing on one upright brick alone on the table, enumerated in
-plain Python: does any of them stand and meet the cards?
+"""Every tower of at most n bricks standing on one upright brick alone on the table (or, with
+--lying, one brick alone in any position), enumerated in plain Python: does any of them stand
+and meet the cards?
 
     python benchmarks/brix_pillar_enumeration.py --deck pink --cards P08 P13 P20 P44 P50 \
         --bricks 6 --height 5
@@ -11,20 +12,23 @@ than the gray brick's") leave the gray brick alone on the table, upright, with e
 balanced on its small top; audits leave 29 sets of 5 cards holding both undecided at 60 s or
 more. With few bricks such towers can be listed: five (P33) take minutes; six (P04, P50) are
 about 80 times as many, within reach only with the balance test that cuts falling towers
-before they are finished (`Partial`).
+before they are finished (`Partial`). Other sets leave one brick on the table, in any position:
+22 of pink's 133 undecided sets of 5 cards (Z3 proves it within 10 s), 6 of them also exactly
+3 flat bricks tall (P28: --at-most 3, a small world).
 
 Facts (Z3 proves each from the cards: no standing tower meets them and the fact's negation,
-`PILLAR_FACTS` and the count): one brick touches the table and it stands upright, there are at
-most n bricks, (--height) the tower is at least that many flat bricks tall, and (--on-upright)
-at least that many bricks rest on the upright one (P13's "the gray brick touches three bricks or
-more": in this world only the bricks on its top touch it).
+`PILLAR_FACTS` and the count): one brick touches the table and (unless --lying) it stands
+upright, there are at most n bricks, the tower is at least (--height) and at most (--at-most)
+that many flat bricks tall, and (--on-upright) at least that many bricks rest on the one on the
+table (P13's "the gray brick touches three bricks or more": with the gray brick upright on the
+table and every other top higher, only the bricks on its top touch it).
 
-How: the upright brick at x = y = 0 (a tower is enumerated once, up to translation); then bricks
-taken in order of (z, x, y, extent), each resting on an earlier one (so none but the first is
-on the table, and each tower comes once, its bricks in that order), pairwise free; a tower that
-can no longer reach --height with the bricks left is dropped, and so is one that cannot hold
-up its parts (`Partial`: a test that falling towers fail, cutting most of them bricks before
-they are finished). Each tower of a size the deck's
+How: the brick on the table at x = y = 0 (a tower is enumerated once, up to translation);
+then bricks taken in order of (z, x, y, extent), each resting on an earlier one (so none but
+the first is on the table, and each tower comes once, its bricks in that order), pairwise free;
+a tower that can no longer reach --height with the bricks left, or is above --at-most, is
+dropped, and so is one that cannot hold up its parts (`Partial`: a test that falling towers
+fail, cutting most of them bricks before they are finished). Each tower of a size the deck's
 rule allows is read on the colour-free cards (the Evaluator), then statics.stands, then the
 cards naming colours in every colouring the deck allows (`recolour.Colourings`).
 
@@ -50,6 +54,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache
 from math import inf
 
@@ -71,6 +76,8 @@ from tower_print.brix.shapes import colour_mixes
 
 TALL = "the tower is at most {lower} flat bricks tall"
 """Negation of --height's fact."""
+SHORT = "the tower is at least {higher} flat bricks tall"
+"""Negation of --at-most's fact."""
 FEW_ON_UPRIGHT = "at most {fewer} bricks rest on some grounded brick"
 """Negation of --on-upright's fact (the upright is the only brick on the table)."""
 EPSILON = 1e-9
@@ -83,35 +90,57 @@ def main() -> None:
     parser.add_argument("--bricks", type=int, default=6, help="n: the most bricks the cards allow")
     parser.add_argument("--height", type=int, default=0,
                         help="how many flat bricks tall the cards make the tower at least")
+    parser.add_argument("--at-most", type=int, default=0,
+                        help="how many flat bricks tall the cards make the tower at most")
     parser.add_argument("--on-upright", type=int, default=0,
-                        help="how many bricks the cards make rest on the upright one at least")
+                        help="how many bricks the cards make rest on the one on the table at least")
+    parser.add_argument("--lying", action="store_true",
+                        help="the brick on the table may lie too (its being upright not a fact)")
     args = parser.parse_args()
     deck, cards = proof_deck(parser, args)
-    negations = [*PILLAR_FACTS, f"there are at least {args.bricks + 1} bricks"]
+    negations = [*PILLAR_FACTS[:1 if args.lying else 2],
+                 f"there are at least {args.bricks + 1} bricks"]
     if args.height:
         negations.append(TALL.format(lower=args.height - 1))
+    if args.at_most:
+        negations.append(SHORT.format(higher=args.at_most + 1))
     if args.on_upright:
         negations.append(FEW_ON_UPRIGHT.format(fewer=args.on_upright - 1))
     prove_facts(deck, cards, negations, args.timeout, args.record)
     start = time.monotonic()
     counts: Counter[str] = Counter()
     judge = tower_judge(deck, [deck.card(c).condition for c in cards], counts)
-    standing = pillar_towers(deck, judge, args.bricks, args.height * deck.bricks.thickness,
-                             args.on_upright, counts)
+    thick = deck.bricks.thickness
+    world = World(args.bricks, args.height * thick, args.at_most * thick if args.at_most else None,
+                  args.on_upright, args.lying)
+    standing = pillar_towers(deck, judge, world, counts)
     command = (f"python benchmarks/brix_pillar_enumeration.py --deck {args.deck} --cards "
                f"{' '.join(cards)} --bricks {args.bricks} --height {args.height}"
-               + (f" --on-upright {args.on_upright}" if args.on_upright else ""))
+               + (f" --at-most {args.at_most}" if args.at_most else "")
+               + (f" --on-upright {args.on_upright}" if args.on_upright else "")
+               + (" --lying" if args.lying else ""))
     conclude(deck, cards, standing, counts, time.monotonic() - start, command,
-             "every tower on one upright brick", args.record)
+             f"every tower on one {'brick' if args.lying else 'upright brick'}", args.record)
+
+
+@dataclass(frozen=True)
+class World:
+    """The towers the facts leave: at most `most` bricks, `height` to `ceiling` lattice units
+    tall (None: any), at least `on_base` bricks on the brick on the table, which stands upright
+    unless `lying`."""
+
+    most: int
+    height: int = 0
+    ceiling: int | None = None
+    on_base: int = 0
+    lying: bool = False
 
 
 def pillar_towers(deck: Deck, judge: Callable[[tuple[Box, ...]], tuple[PlacedBrick, ...] | None],
-                  most: int, height: int, on_upright: int, counts: Counter[str]
-                  ) -> list[tuple[PlacedBrick, ...]]:
+                  world: World, counts: Counter[str]) -> list[tuple[PlacedBrick, ...]]:
     """The standing towers meeting the cards (`judge`, `script_proofs.tower_judge`; at most 5
-    kept) among those of at most `most` bricks on one upright brick, at least `height` lattice
-    units tall, with at least `on_upright` bricks on its top; those cut early are counted in
-    `counts`."""
+    kept) among those of `world`; those cut early are counted in `counts`."""
+    most, height, on_upright = world.most, world.height, world.on_base
     bricks = deck.bricks
     extents = sorted(bricks.extents())
     tallest = max(e[2] for e in extents)
@@ -137,6 +166,8 @@ def pillar_towers(deck: Deck, judge: Callable[[tuple[Box, ...]], tuple[PlacedBri
         if len(chosen) == most:
             return
         places = _resting_places(chosen, extents)
+        if world.ceiling is not None:
+            places = [box for box in places if box[2] + box[5] <= world.ceiling]
         if on_top < on_upright:  # the bricks on the upright come first
             places = [box for box in places if box[2] == chosen[0][5]]
         followers = [j for j in range(most - len(chosen)) if len(chosen) + 1 + j in sizes]
@@ -155,7 +186,7 @@ def pillar_towers(deck: Deck, judge: Callable[[tuple[Box, ...]], tuple[PlacedBri
             grow(tower.add(box), max(top, box[2] + box[5]))
 
     for dx, dy, dz in extents:
-        if bricks.is_vertical((dx, dy, dz)):
+        if world.lying or bricks.is_vertical((dx, dy, dz)):
             grow(Partial(bricks.stability_margin).add((0, 0, 0, dx, dy, dz)), dz)
     return standing
 
