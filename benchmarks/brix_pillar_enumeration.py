@@ -185,8 +185,11 @@ def pillar_towers(deck: Deck, judge: Callable[[tuple[Box, ...]], tuple[PlacedBri
         for box in places:
             grow(tower.add(box), max(top, box[2] + box[5]))
 
+    # One lying extent of the brick on the table: a quarter turn changes no card (they speak of
+    # heights, contacts, counts and colours, never of a horizontal direction) and no balance.
+    lying = [e for e in extents if not bricks.is_vertical(e)][:1] if world.lying else []
     for dx, dy, dz in extents:
-        if world.lying or bricks.is_vertical((dx, dy, dz)):
+        if bricks.is_vertical((dx, dy, dz)) or (dx, dy, dz) in lying:
             grow(Partial(bricks.stability_margin).add((0, 0, 0, dx, dy, dz)), dz)
     return standing
 
