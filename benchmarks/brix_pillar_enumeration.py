@@ -13,8 +13,8 @@ balanced on its small top; audits leave 29 sets of 5 cards holding both undecide
 more. With few bricks such towers can be listed: five (P33) take minutes; six (P04, P50) are
 about 80 times as many, within reach only with the balance test that cuts falling towers
 before they are finished (`Partial`). Other sets leave one brick on the table, in any position:
-22 of pink's 133 undecided sets of 5 cards (Z3 proves it within 10 s), 6 of them also exactly
-3 flat bricks tall (P28: --at-most 3, a small world).
+70 of pink's 133 undecided sets of 5 cards (Z3 proves it within 10 s), 6 of them with at most 6
+bricks, exactly 3 flat bricks tall (P04, P28: --lying --at-most 3).
 
 Facts (Z3 proves each from the cards: no standing tower meets them and the fact's negation,
 `PILLAR_FACTS` and the count): one brick touches the table and (unless --lying) it stands
