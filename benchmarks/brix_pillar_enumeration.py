@@ -151,7 +151,7 @@ def pillar_towers(deck: Deck, judge: Callable[[tuple[Box, ...]], tuple[PlacedBri
         chosen = tower.boxes
         if top + tallest * (most - len(chosen)) < height:
             return
-        on_top = sum(1 for b in chosen if b[2] == chosen[0][5])  # the bricks on the upright
+        on_top = sum(1 for b in chosen if b[2] == chosen[0][5])  # on the brick on the table
         if on_top + most - len(chosen) < on_upright:
             return
         ends = [j for j in range(most - len(chosen) + 1) if len(chosen) + j in sizes
@@ -168,7 +168,7 @@ def pillar_towers(deck: Deck, judge: Callable[[tuple[Box, ...]], tuple[PlacedBri
         places = _resting_places(chosen, extents)
         if world.ceiling is not None:
             places = [box for box in places if box[2] + box[5] <= world.ceiling]
-        if on_top < on_upright:  # the bricks on the upright come first
+        if on_top < on_upright:  # the bricks on the one on the table come first
             places = [box for box in places if box[2] == chosen[0][5]]
         followers = [j for j in range(most - len(chosen)) if len(chosen) + 1 + j in sizes]
         if followers:  # the next brick: only where the levels can balance
