@@ -156,7 +156,7 @@ def pillar_towers(deck: Deck, judge: Callable[[tuple[Box, ...]], tuple[PlacedBri
             return
         ends = [j for j in range(most - len(chosen) + 1) if len(chosen) + j in sizes
                 and (j or top >= height)]
-        if not tower.can_balance(ends, bricks.length):
+        if not tower.can_balance(ends):
             counts["cut: a part cannot balance"] += 1
             return
         if len(chosen) in sizes and top >= height and on_top >= on_upright:
@@ -172,7 +172,7 @@ def pillar_towers(deck: Deck, judge: Callable[[tuple[Box, ...]], tuple[PlacedBri
             places = [box for box in places if box[2] == chosen[0][5]]
         followers = [j for j in range(most - len(chosen)) if len(chosen) + 1 + j in sizes]
         if followers:  # the next brick: only where the levels can balance
-            spans = tower.next_centres(followers, bricks.length)
+            spans = tower.next_centres(followers)
             places = [box for box in places if all(
                 lo <= box[k] + box[k + 3] / 2 <= hi for k, (lo, hi) in enumerate(spans))]
         if followers == [0]:  # the last brick: it must join every part that falls without it
@@ -190,7 +190,7 @@ def pillar_towers(deck: Deck, judge: Callable[[tuple[Box, ...]], tuple[PlacedBri
     lying = [e for e in extents if not bricks.is_vertical(e)][:1] if world.lying else []
     for dx, dy, dz in extents:
         if bricks.is_vertical((dx, dy, dz)) or (dx, dy, dz) in lying:
-            grow(Partial(bricks.stability_margin).add((0, 0, 0, dx, dy, dz)), dz)
+            grow(Partial(bricks.stability_margin, bricks.length).add((0, 0, 0, dx, dy, dz)), dz)
     return standing
 
 
@@ -214,10 +214,11 @@ class Partial:
     resting on a top sticks out of it by at most length - 1, its centre by at most
     length / 2 - 1."""
 
-    def __init__(self, margin: float, boxes: tuple[Box, ...] = (),
+    def __init__(self, margin: float, length: int, boxes: tuple[Box, ...] = (),
                  rests: tuple[tuple[tuple[int, Rect], ...], ...] = (),
                  holds: tuple[int, ...] = ()) -> None:
         self.margin = margin
+        self.length = length
         self.boxes = boxes
         self.rests = rests  # per brick: (the brick it rests on, the shrunk contact)
         self.holds = holds  # per brick: the bits of the bricks it holds up, itself included
@@ -229,46 +230,44 @@ class Partial:
                       if b[2] + b[5] == box[2] and footprints_overlap(box, b))
         under = sum(1 << j for j, _ in rests)
         holds = tuple(h | 1 << n if h & under else h for h in self.holds)
-        return Partial(self.margin, (*self.boxes, box), (*self.rests, rests), (*holds, 1 << n))
+        return Partial(self.margin, self.length, (*self.boxes, box), (*self.rests, rests),
+                       (*holds, 1 << n))
 
-    def can_balance(self, ends: list[int], length: int) -> bool:
+    def can_balance(self, ends: list[int]) -> bool:
         """Whether some finished tower grown from this one by j more bricks, j in `ends`, may
         hold up every part tried."""
         if not ends:
             return False
         opened = self._opened()
-        if not all(self._part_balances(mask, ends, opened, opened, length)
-                   for mask in self._levels()):
+        if not all(self._part_balances(mask, ends, opened, opened) for mask in self._levels()):
             return False
         reach = range(max(ends) + 1)
         for i, mask in enumerate(self.holds):
             if self.boxes[i][2] == 0:  # the brick on the table holds up the tower
                 continue
             bases = opened & mask
-            if not self._part_balances(mask, reach if bases else range(1), bases, opened,
-                                       length):
+            if not self._part_balances(mask, reach if bases else range(1), bases, opened):
                 return False
         return True
 
-    def next_centres(self, followers: list[int], length: int) -> list[tuple[float, float]]:
+    def next_centres(self, followers: list[int]) -> list[tuple[float, float]]:
         """Per axis, where the centre of the next brick must lie when j more follow it, j in
         `followers`: each level, with those bricks, must balance on its contacts (those they
         may add counted whole), the bricks that follow reaching from the open tops through
         the next brick (the same reach as `can_balance`)."""
         opened = self._opened()
-        grown_from = [self.boxes[b] for b in _bits(opened)]
+        reach = self._reach(opened)
         bounds = [(-inf, inf), (-inf, inf)]
         for mask in self._levels():
             members = _bits(mask)
             spans = _bounds(self._spans(mask, opened))
+            totals = self._totals(members)
             for k in (0, 1):
                 lo, hi = spans[k]
-                total = sum(self.centres[u][k] for u in members)
-                a = min(b[k] for b in grown_from) - length / 2 + 1
-                z = max(b[k] + b[k + 3] for b in grown_from) + length / 2 - 1
+                total, (a, z) = totals[k], reach[k]
                 least, highest = inf, -inf
                 for j in followers:
-                    spread = (length - 1) * j * (j + 1) / 2  # the i-th: (length - 1) i
+                    spread = (self.length - 1) * j * (j + 1) / 2  # the i-th: (length - 1) i
                     n = len(members) + 1 + j
                     least = min(least, lo * n - total - j * z - spread)
                     highest = max(highest, hi * n - total - j * a + spread)
@@ -282,15 +281,14 @@ class Partial:
         opened = self._opened()
         needs = []
         for i, mask in enumerate(self.holds):
-            if self.boxes[i][2] == 0 or self._part_balances(mask, [0], 0, 0, 0):
+            if self.boxes[i][2] == 0 or self._part_balances(mask, [0], 0, 0):
                 continue
             members = _bits(mask)
             spans = _bounds(self._spans(mask, opened))
             assert spans is not None  # a member rests on a brick outside
             n = len(members) + 1
-            bounds = [(lo * n - sum(self.centres[u][k] for u in members),
-                       hi * n - sum(self.centres[u][k] for u in members))
-                      for k, (lo, hi) in enumerate(spans)]
+            totals = self._totals(members)
+            bounds = [(lo * n - totals[k], hi * n - totals[k]) for k, (lo, hi) in enumerate(spans)]
             needs.append(([(self.boxes[u][2] + self.boxes[u][5], self.boxes[u])
                            for u in _bits(mask & opened)], bounds))
         return needs
@@ -311,25 +309,36 @@ class Partial:
         spans = [rect for u in _bits(mask) for b, rect in self.rests[u] if not mask >> b & 1]
         return spans + [_top(self.boxes[b]) for b in _bits(extra & ~mask)]
 
-    def _part_balances(self, mask: int, joining: list[int] | range, bases: int, opened: int,
-                       length: int) -> bool:
+    def _totals(self, members: tuple[int, ...]) -> tuple[float, float]:
+        """Per axis, the sum of the members' centres (all bricks weigh the same)."""
+        return (sum(self.centres[u][0] for u in members),
+                sum(self.centres[u][1] for u in members))
+
+    def _reach(self, bases: int) -> list[tuple[float, float]]:
+        """Per axis, the lowest and highest centre of a brick resting on one of `bases`."""
+        grown_from = [self.boxes[b] for b in _bits(bases)]
+        return [(min(b[k] for b in grown_from) - self.length / 2 + 1,
+                 max(b[k] + b[k + 3] for b in grown_from) + self.length / 2 - 1)
+                for k in (0, 1)]
+
+    def _part_balances(self, mask: int, joining: list[int] | range, bases: int,
+                       opened: int) -> bool:
         """Whether the part `mask` balances with m bricks to join it, for some m in
         `joining`, grown from the bricks `bases` (adding contacts on the tops `opened`)."""
         members = _bits(mask)
-        totals = [sum(self.centres[u][k] for u in members) for k in (0, 1)]
+        totals = self._totals(members)
         own = _bounds(self._spans(mask, 0))
         wider = _bounds(self._spans(mask, opened)) if bases else None
-        grown_from = [self.boxes[b] for b in _bits(bases)]
+        reach = self._reach(bases) if bases else [(0.0, 0.0), (0.0, 0.0)]
         for more in joining:
             spans = wider if more else own
             if spans is None:
                 continue
-            spread = (length - 1) * more * (more - 1) / 2  # the i-th to come: (length - 1)(i - 1)
+            spread = (self.length - 1) * more * (more - 1) / 2  # the i-th: (length - 1)(i - 1)
             n = len(members) + more
             for k in (0, 1):
                 lo, hi = spans[k]
-                a = min(b[k] for b in grown_from) - length / 2 + 1 if more else 0
-                z = max(b[k] + b[k + 3] for b in grown_from) + length / 2 - 1 if more else 0
+                a, z = reach[k]
                 if totals[k] + more * z + spread < lo * n or totals[k] + more * a - spread > hi * n:
                     break
             else:
