@@ -8,12 +8,17 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import fcntl
+import functools
+import hashlib
 import subprocess
+import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from pathlib import Path
+from typing import ParamSpec, TypeVar
 
 from card_args import deck_card_ids
 
@@ -88,6 +93,27 @@ def prove_facts(deck: Deck, cards: list[str], negations: list[str], timeout: flo
             raise SystemExit("a fact the proof needs is not proved: no conclusion")
 
 
+Params = ParamSpec("Params")
+Result = TypeVar("Result")
+
+
+def one_writer(write: Callable[Params, Result]) -> Callable[Params, Result]:
+    """`write` (its first argument: a conflicts file) run by one process at a time: it reads
+    the file, adds to it and writes it whole, so two runs recording into the same file at once
+    would lose one's addition. The lock is a file in the temporary folder named by the path."""
+
+    @functools.wraps(write)
+    def locked(*args: Params.args, **kwargs: Params.kwargs) -> Result:
+        path = Path(args[0]).resolve()
+        name = hashlib.sha256(str(path).encode()).hexdigest()[:16]
+        with open(Path(tempfile.gettempdir()) / f"tower-print-{name}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            return write(*args, **kwargs)
+
+    return locked
+
+
+@one_writer
 def record_script_proof(path: Path, deck: Deck, cards: tuple[str, ...], command: str,
                         finding: str, method: str) -> None:
     """The cards as a conflict proved by `command` (`finding`: what its run showed; `method`:
@@ -167,6 +193,7 @@ def conclude(deck: Deck, cards: list[str], standing: list[tuple[PlacedBrick, ...
         print(f"added to {record}")
 
 
+@one_writer
 def record_towers(path: Path, deck: Deck, standing: list[tuple[PlacedBrick, ...]],
                   why: str) -> None:
     """The first standing tower, and the towers that settle some of the file's undecided sets:
