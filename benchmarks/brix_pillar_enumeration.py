@@ -151,6 +151,10 @@ def pillar_towers(deck: Deck, judge: Callable[[tuple[Box, ...]], tuple[PlacedBri
         chosen = tower.boxes
         if top + tallest * (most - len(chosen)) < height:
             return
+        if len(chosen) > 2 and chosen[-1][2] > chosen[-2][2] and not _first_of_turns(
+                chosen[1:-1], chosen[0]):  # a level is complete
+            counts["cut: a turned or mirrored tower comes instead"] += 1
+            return
         on_top = sum(1 for b in chosen if b[2] == chosen[0][5])  # on the brick on the table
         if on_top + most - len(chosen) < on_upright:
             return
@@ -159,7 +163,8 @@ def pillar_towers(deck: Deck, judge: Callable[[tuple[Box, ...]], tuple[PlacedBri
         if not tower.can_balance(ends):
             counts["cut: a part cannot balance"] += 1
             return
-        if len(chosen) in sizes and top >= height and on_top >= on_upright:
+        if (len(chosen) in sizes and top >= height and on_top >= on_upright
+                and _first_of_turns(chosen[1:], chosen[0])):
             met = judge(chosen)
             if met is not None and len(standing) < 5:
                 standing.append(met)
@@ -374,6 +379,38 @@ def _top(box: Box) -> Rect:
 
 def _order(box: Box) -> tuple[int, ...]:
     return (box[2], box[0], box[1], box[3], box[4], box[5])
+
+
+def _first_of_turns(levels: tuple[Box, ...], base: Box) -> bool:
+    """Whether the bricks above the one on the table (`levels`: every brick below some height)
+    come first, in `_order`, among their images by the turns and mirrorings that map the base
+    onto itself. Any tower is one of those of a tower that comes first (the cards speak of
+    heights, contacts, counts and colours, never of a horizontal direction, and balance does
+    not change), so only that one is enumerated: a tower whose lower levels do not come first
+    cannot, as `_order` takes z first (up to 8 times fewer towers on an upright base, 4 on a
+    lying one)."""
+    width, depth = base[3], base[4]
+    mine = sorted(_order(b) for b in levels)
+    for flip_x, flip_y, swap in _TURNS:
+        if swap and width != depth:
+            continue
+        image = []
+        for x, y, z, dx, dy, dz in levels:
+            if flip_x:
+                x = width - x - dx
+            if flip_y:
+                y = depth - y - dy
+            if swap:
+                x, y, dx, dy = y, x, dy, dx
+            image.append(_order((x, y, z, dx, dy, dz)))
+        if sorted(image) < mine:
+            return False
+    return True
+
+
+_TURNS = [(fx, fy, sw) for fx in (False, True) for fy in (False, True) for sw in (False, True)][1:]
+"""The turns and mirrorings of a square (flip x, flip y, swap x and y; the identity left out);
+on a rectangle only those without the swap map it onto itself."""
 
 
 def _resting_places(chosen: tuple[Box, ...], extents: list[tuple[int, int, int]]) -> list[Box]:
