@@ -56,6 +56,7 @@ from script_proofs import (
     boxes_collide,
     boxes_touch,
     conclude,
+    first_of_turns,
     proof_deck,
     proof_parser,
     prove_facts,
@@ -132,6 +133,8 @@ def towers_around(hub: Box, n: int, height: int, deck: Deck,
     standing: list[tuple[PlacedBrick, ...]] = []
 
     def finish(boxes: tuple[Box, ...]) -> None:
+        if not first_of_turns(boxes[1:], hub):  # a turned or mirrored tower comes instead
+            return
         met = judge(boxes)
         if met is not None and len(standing) < 5:
             standing.append(met)

@@ -29,7 +29,7 @@ the first is on the table, and each tower comes once, its bricks in that order),
 a tower that can no longer reach --height with the bricks left, or is above --at-most, is
 dropped, and so is one that cannot hold up its parts (`Partial`: a test that falling towers
 fail, cutting most of them bricks before they are finished), and one whose lower levels a turn
-or mirroring of the brick on the table puts first (`_first_of_turns`: each tower comes once up
+or mirroring of the brick on the table puts first (`first_of_turns`: each tower comes once up
 to those, the cards naming no horizontal direction). Each tower of a size the deck's
 rule allows is read on the colour-free cards (the Evaluator), then statics.stands, then the
 cards naming colours in every colouring the deck allows (`recolour.Colourings`).
@@ -68,8 +68,10 @@ from math import inf
 from script_proofs import (
     PILLAR_FACTS,
     Box,
+    box_order,
     boxes_collide,
     conclude,
+    first_of_turns,
     footprints_overlap,
     proof_deck,
     proof_parser,
@@ -158,7 +160,7 @@ def pillar_towers(deck: Deck, judge: Callable[[tuple[Box, ...]], tuple[PlacedBri
         chosen = tower.boxes
         if top + tallest * (most - len(chosen)) < height:
             return
-        if len(chosen) > 2 and chosen[-1][2] > chosen[-2][2] and not _first_of_turns(
+        if len(chosen) > 2 and chosen[-1][2] > chosen[-2][2] and not first_of_turns(
                 chosen[1:-1], chosen[0]):  # a level is complete
             counts["cut: a turned or mirrored tower comes instead"] += 1
             return
@@ -171,7 +173,7 @@ def pillar_towers(deck: Deck, judge: Callable[[tuple[Box, ...]], tuple[PlacedBri
             counts["cut: a part cannot balance"] += 1
             return
         if (len(chosen) in sizes and top >= height and on_top >= on_upright
-                and _first_of_turns(chosen[1:], chosen[0])):
+                and first_of_turns(chosen[1:], chosen[0])):
             met = judge(chosen)
             if met is not None and len(standing) < 5:
                 standing.append(met)
@@ -211,7 +213,7 @@ Rect = tuple[float, float, float, float]
 
 
 class Partial:
-    """A tower being grown (bricks in `_order`) and what its balance test reads off it, kept
+    """A tower being grown (bricks in `box_order`) and what its balance test reads off it, kept
     brick by brick: the shrunk contacts each brick rests on, and the bricks each holds up.
 
     The test (`can_balance`) is necessary, so a tower failing it cannot stand: each
@@ -384,51 +386,15 @@ def _top(box: Box) -> Rect:
     return box[0], box[0] + box[3], box[1], box[1] + box[4]
 
 
-def _order(box: Box) -> tuple[int, ...]:
-    return (box[2], box[0], box[1], box[3], box[4], box[5])
-
-
-def _first_of_turns(levels: tuple[Box, ...], base: Box) -> bool:
-    """Whether the bricks above the one on the table (`levels`: every brick below some height)
-    come first, in `_order`, among their images by the turns and mirrorings that map the base
-    onto itself. Any tower is one of those of a tower that comes first (the cards speak of
-    heights, contacts, counts and colours, never of a horizontal direction, and balance does
-    not change), so only that one is enumerated: a tower whose lower levels do not come first
-    cannot, as `_order` takes z first (up to 8 times fewer towers on an upright base, 4 on a
-    lying one)."""
-    width, depth = base[3], base[4]
-    mine = sorted(_order(b) for b in levels)
-    for flip_x, flip_y, swap in _TURNS:
-        if swap and width != depth:
-            continue
-        image = []
-        for x, y, z, dx, dy, dz in levels:
-            if flip_x:
-                x = width - x - dx
-            if flip_y:
-                y = depth - y - dy
-            if swap:
-                x, y, dx, dy = y, x, dy, dx
-            image.append(_order((x, y, z, dx, dy, dz)))
-        if sorted(image) < mine:
-            return False
-    return True
-
-
-_TURNS = [(fx, fy, sw) for fx in (False, True) for fy in (False, True) for sw in (False, True)][1:]
-"""The turns and mirrorings of a square (flip x, flip y, swap x and y; the identity left out);
-on a rectangle only those without the swap map it onto itself."""
-
-
 def _resting_places(chosen: tuple[Box, ...], extents: list[tuple[int, int, int]]) -> list[Box]:
-    """Every box after the last of `chosen` in `_order`, resting on one of them (sharing area
+    """Every box after the last of `chosen` in `box_order`, resting on one of them (sharing area
     with its top) and free of them."""
-    last = _order(chosen[-1])
+    last = box_order(chosen[-1])
     found = {(x, y, base[2] + base[5], dx, dy, dz)
              for base in chosen if base[2] + base[5] >= last[0] for dx, dy, dz in extents
              for x in range(base[0] - dx + 1, base[0] + base[3])
              for y in range(base[1] - dy + 1, base[1] + base[4])}
-    return sorted(box for box in found if _order(box) > last
+    return sorted(box for box in found if box_order(box) > last
                   and not any(boxes_collide(box, other) for other in chosen))
 
 

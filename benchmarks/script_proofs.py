@@ -213,6 +213,43 @@ def record_towers(path: Path, deck: Deck, standing: list[tuple[PlacedBrick, ...]
         print(f"added to {path}: a tower meeting " + "; ".join(" ".join(s) for s in settled))
 
 
+def box_order(box: Box) -> tuple[int, ...]:
+    """The order the enumerations take boxes in: by z first, then x, y and extent."""
+    return (box[2], box[0], box[1], box[3], box[4], box[5])
+
+
+def first_of_turns(boxes: Sequence[Box], base: Box) -> bool:
+    """Whether `boxes` come first, in `box_order`, among their images by the turns and
+    mirrorings that map `base` (a box at x = y = 0: the brick on the table, a hub) onto itself.
+    Any tower is such an image of one that comes first, meeting the same cards (they speak of
+    heights, contacts, counts and colours, never of a horizontal direction) and standing as
+    well, so an enumeration keeps only that one (up to 8 times fewer towers around an upright
+    base, 4 around a lying one). As `box_order` takes z first, a tower whose bricks below some
+    height do not come first cannot either."""
+    width, depth = base[3], base[4]
+    mine = sorted(box_order(b) for b in boxes)
+    for flip_x, flip_y, swap in TURNS:
+        if swap and width != depth:
+            continue
+        image = []
+        for x, y, z, dx, dy, dz in boxes:
+            if flip_x:
+                x = width - x - dx
+            if flip_y:
+                y = depth - y - dy
+            if swap:
+                x, y, dx, dy = y, x, dy, dx
+            image.append(box_order((x, y, z, dx, dy, dz)))
+        if sorted(image) < mine:
+            return False
+    return True
+
+
+TURNS = [(fx, fy, sw) for fx in (False, True) for fy in (False, True) for sw in (False, True)][1:]
+"""The turns and mirrorings of a square (flip x, flip y, swap x and y; the identity left out);
+on a rectangle only those without the swap map it onto itself."""
+
+
 def footprints_overlap(a: Box, b: Box) -> bool:
     """Footprints share area."""
     return a[0] < b[0] + b[3] and b[0] < a[0] + a[3] and a[1] < b[1] + b[4] and b[1] < a[1] + a[4]
