@@ -17,11 +17,12 @@ before they are finished (`Partial`). Other sets leave one brick on the table, i
 bricks, exactly 3 flat bricks tall (P04, P28: --lying --at-most 3).
 
 Facts (Z3 proves each from the cards: no standing tower meets them and the fact's negation,
-`PILLAR_FACTS` and the count): one brick touches the table and (unless --lying) it stands
-upright, there are at most n bricks, the tower is at least (--height) and at most (--at-most)
-that many flat bricks tall, and (--on-upright) at least that many bricks rest on the one on the
-table (P13's "the gray brick touches three bricks or more": with the gray brick upright on the
-table and every other top higher, only the bricks on its top touch it).
+`PILLAR_FACTS` and the count): one brick touches the table and it stands upright (with
+--lying: no fact; with --flat: it lies), there are at most n bricks, the tower is at least
+(--height) and at most (--at-most) that many flat bricks tall, and (--on-upright) at least that
+many bricks rest on the one on the table (P13's "the gray brick touches three bricks or
+more": with the gray brick upright on the table and every other top higher, only the bricks on
+its top touch it).
 
 How: the brick on the table at x = y = 0 (a tower is enumerated once, up to translation);
 then bricks taken in order of (z, x, y, extent), each resting on an earlier one (so none but
@@ -87,6 +88,8 @@ TALL = "the tower is at most {lower} flat bricks tall"
 """Negation of --height's fact."""
 SHORT = "the tower is at least {higher} flat bricks tall"
 """Negation of --at-most's fact."""
+UPRIGHT = "some grounded brick is vertical"
+"""Negation of --flat's fact."""
 FEW_ON_UPRIGHT = "at most {fewer} bricks rest on some grounded brick"
 """Negation of --on-upright's fact (the upright is the only brick on the table)."""
 EPSILON = 1e-9
@@ -105,10 +108,14 @@ def main() -> None:
                         help="how many bricks the cards make rest on the one on the table at least")
     parser.add_argument("--lying", action="store_true",
                         help="the brick on the table may lie too (its being upright not a fact)")
+    parser.add_argument("--flat", action="store_true",
+                        help="the brick on the table lies down (a fact: only lying ones tried)")
     args = parser.parse_args()
     deck, cards = proof_deck(parser, args)
-    negations = [*PILLAR_FACTS[:1 if args.lying else 2],
+    negations = [*PILLAR_FACTS[:1 if args.lying or args.flat else 2],
                  f"there are at least {args.bricks + 1} bricks"]
+    if args.flat:
+        negations.append(UPRIGHT)
     if args.height:
         negations.append(TALL.format(lower=args.height - 1))
     if args.at_most:
@@ -121,28 +128,30 @@ def main() -> None:
     judge = tower_judge(deck, [deck.card(c).condition for c in cards], counts)
     thick = deck.bricks.thickness
     world = World(args.bricks, args.height * thick, args.at_most * thick if args.at_most else None,
-                  args.on_upright, args.lying)
+                  args.on_upright, args.lying or args.flat, args.flat)
     standing = pillar_towers(deck, judge, world, counts)
     command = (f"python benchmarks/brix_pillar_enumeration.py --deck {args.deck} --cards "
                f"{' '.join(cards)} --bricks {args.bricks} --height {args.height}"
                + (f" --at-most {args.at_most}" if args.at_most else "")
                + (f" --on-upright {args.on_upright}" if args.on_upright else "")
-               + (" --lying" if args.lying else ""))
+               + (" --lying" if args.lying else "") + (" --flat" if args.flat else ""))
+    base = "lying brick" if args.flat else "brick" if args.lying else "upright brick"
     conclude(deck, cards, standing, counts, time.monotonic() - start, command,
-             f"every tower on one {'brick' if args.lying else 'upright brick'}", args.record)
+             f"every tower on one {base}", args.record)
 
 
 @dataclass(frozen=True)
 class World:
     """The towers the facts leave: at most `most` bricks, `height` to `ceiling` lattice units
     tall (None: any), at least `on_base` bricks on the brick on the table, which stands upright
-    unless `lying`."""
+    unless `lying` (then it may lie) or `flat` (then it lies)."""
 
     most: int
     height: int = 0
     ceiling: int | None = None
     on_base: int = 0
     lying: bool = False
+    flat: bool = False
 
 
 def pillar_towers(deck: Deck, judge: Callable[[tuple[Box, ...]], tuple[PlacedBrick, ...] | None],
@@ -203,7 +212,7 @@ def pillar_towers(deck: Deck, judge: Callable[[tuple[Box, ...]], tuple[PlacedBri
     # heights, contacts, counts and colours, never of a horizontal direction) and no balance.
     lying = [e for e in extents if not bricks.is_vertical(e)][:1] if world.lying else []
     for dx, dy, dz in extents:
-        if bricks.is_vertical((dx, dy, dz)) or (dx, dy, dz) in lying:
+        if (bricks.is_vertical((dx, dy, dz)) and not world.flat) or (dx, dy, dz) in lying:
             grow(Partial(bricks.stability_margin, bricks.length).add((0, 0, 0, dx, dy, dz)), dz)
     return standing
 
