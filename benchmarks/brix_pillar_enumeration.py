@@ -54,7 +54,11 @@ Each tower once up to turns and mirrorings (2026-12-05), checked the same way: t
 classes of standing towers, each once, 865 at most 5 bricks on an upright (11,872 judged, 12 s
 instead of 88 s), 95 at 4 (381 towers before), 572 at 4 on a lying or upright brick (1,631).
 With it, P50's sets with --height 5 --on-upright 2 take 49,463 towers (386,749 before), 45-93
-s, and with --height 6 17,880 (137,189), 59-80 s (beside two to four other processes).
+s, and with --height 6 17,880 (137,189), 59-80 s (beside two to four other processes). Six
+bricks on one brick in any position, --height 5 (--lying, no other fact): P13 P19 P36 P50 P53,
+1,347,553 towers, 100 stand, none meets the cards (1,894 s). --flat, at most 6 bricks exactly 3
+flat bricks tall (P19 P28 P29 P49 P51's world, measured: Z3 does not prove the count): 208,559
+towers (256 s).
 """
 
 from __future__ import annotations
