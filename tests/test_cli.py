@@ -9,6 +9,7 @@ from typer.testing import CliRunner
 
 from tower_print.brix.bricks import default_bricks
 from tower_print.brix.checker import problems
+from tower_print.brix.conflicts import conflicts_folder, current_file
 from tower_print.brix.decks import shipped_deck
 from tower_print.brix.geometry import PlacedBrick
 from tower_print.brix.language import parse
@@ -68,10 +69,13 @@ def test_unsolvable_names_the_contradicting_cards(tmp_path: Path) -> None:
 
 
 def test_time_limit_is_unknown_with_exit_3() -> None:
-    # A deal neither the pool nor the shape library meets, still undecided at 60 s
-    # (benchmarks/RESULTS.md): 0.1 s cannot be enough.
-    result = run("P33", "P43", "P44", "P32", "P31", "P24", "--deck", "pink", "--timeout", "0.1",
-                 "--json")
+    # A deal neither the pool nor the shape library meets, still undecided at 60 s in pink's
+    # conflicts file: 0.1 s cannot be enough (once settled there, pick another it lists).
+    deal = ("P01", "P05", "P06", "P11", "P54")
+    pink = shipped_deck("pink")
+    listed = current_file(conflicts_folder() / "pink.yaml", pink).undecided
+    assert (deal, 60.0) in listed
+    result = run(*deal, "--deck", "pink", "--timeout", "0.1", "--json")
     assert result.exit_code == 3
     assert json.loads(result.output)["status"] == "unknown"
 
