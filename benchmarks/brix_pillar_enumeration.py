@@ -132,7 +132,7 @@ def main() -> None:
     judge = tower_judge(deck, [deck.card(c).condition for c in cards], counts)
     thick = deck.bricks.thickness
     world = World(args.bricks, args.height * thick, args.at_most * thick if args.at_most else None,
-                  args.on_upright, args.lying or args.flat, args.flat)
+                  args.on_upright, upright=not args.flat, lying=args.lying or args.flat)
     standing = pillar_towers(deck, judge, world, counts)
     command = (f"python benchmarks/brix_pillar_enumeration.py --deck {args.deck} --cards "
                f"{' '.join(cards)} --bricks {args.bricks} --height {args.height}"
@@ -147,15 +147,15 @@ def main() -> None:
 @dataclass(frozen=True)
 class World:
     """The towers the facts leave: at most `most` bricks, `height` to `ceiling` lattice units
-    tall (None: any), at least `on_base` bricks on the brick on the table, which stands upright
-    unless `lying` (then it may lie) or `flat` (then it lies)."""
+    tall (None: any), at least `on_base` bricks on the brick on the table, which may stand
+    upright if `upright` and lie if `lying`."""
 
     most: int
     height: int = 0
     ceiling: int | None = None
     on_base: int = 0
+    upright: bool = True
     lying: bool = False
-    flat: bool = False
 
 
 def pillar_towers(deck: Deck, judge: Callable[[tuple[Box, ...]], tuple[PlacedBrick, ...] | None],
@@ -216,7 +216,7 @@ def pillar_towers(deck: Deck, judge: Callable[[tuple[Box, ...]], tuple[PlacedBri
     # heights, contacts, counts and colours, never of a horizontal direction) and no balance.
     lying = [e for e in extents if not bricks.is_vertical(e)][:1] if world.lying else []
     for dx, dy, dz in extents:
-        if (bricks.is_vertical((dx, dy, dz)) and not world.flat) or (dx, dy, dz) in lying:
+        if (bricks.is_vertical((dx, dy, dz)) and world.upright) or (dx, dy, dz) in lying:
             grow(Partial(bricks.stability_margin, bricks.length).add((0, 0, 0, dx, dy, dz)), dz)
     return standing
 
