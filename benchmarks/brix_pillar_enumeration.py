@@ -23,6 +23,11 @@ Facts (Z3 proves each from the cards: no standing tower meets them and the fact'
 many bricks rest on the one on the table (P13's "the gray brick touches three bricks or
 more": with the gray brick upright on the table and every other top higher, only the bricks on
 its top touch it).
+With --two-ground the first fact is weaker: at most two bricks touch the table and some brick
+rests on every brick that does (pink's P39 with P51 and P48: only blue bricks touch the table,
+and the gray brick sits on every blue one), so a second brick on the table, as tall as the
+first, lies within a brick's reach of it (`_bridged_bases`), and a finished tower with two has
+a brick resting on both.
 
 How: the brick on the table at x = y = 0 (a tower is enumerated once, up to translation);
 then bricks taken in order of (z, x, y, extent), each resting on an earlier one (so none but
@@ -74,6 +79,7 @@ from script_proofs import (
     PILLAR_FACTS,
     Box,
     box_order,
+    box_rests_on,
     boxes_collide,
     conclude,
     first_of_turns,
@@ -96,6 +102,8 @@ UPRIGHT = "some grounded brick is vertical"
 """Negation of --flat's fact."""
 FEW_ON_UPRIGHT = "at most {fewer} bricks rest on some grounded brick"
 """Negation of --on-upright's fact (the upright is the only brick on the table)."""
+TWO_GROUND = ("at least 3 bricks touch the ground", "no brick rests on every grounded brick")
+"""Negations of --two-ground's facts."""
 EPSILON = 1e-9
 """Slack on the balance bound's float comparisons, on the side that cuts less."""
 
@@ -114,9 +122,14 @@ def main() -> None:
                         help="the brick on the table may lie too (its being upright not a fact)")
     parser.add_argument("--flat", action="store_true",
                         help="the brick on the table lies down (a fact: only lying ones tried)")
+    parser.add_argument("--two-ground", action="store_true",
+                        help="one or two bricks on the table, some brick resting on each")
     args = parser.parse_args()
     deck, cards = proof_deck(parser, args)
-    negations = [*PILLAR_FACTS[:1 if args.lying or args.flat else 2],
+    if args.two_ground and args.on_upright:
+        parser.error("--on-upright counts the bricks on the one brick on the table")
+    negations = [*(TWO_GROUND if args.two_ground else PILLAR_FACTS[:1]),
+                 *PILLAR_FACTS[1:1 if args.lying or args.flat else 2],
                  f"there are at least {args.bricks + 1} bricks"]
     if args.flat:
         negations.append(UPRIGHT)
@@ -132,23 +145,28 @@ def main() -> None:
     judge = tower_judge(deck, [deck.card(c).condition for c in cards], counts)
     thick = deck.bricks.thickness
     world = World(args.bricks, args.height * thick, args.at_most * thick if args.at_most else None,
-                  args.on_upright, upright=not args.flat, lying=args.lying or args.flat)
+                  args.on_upright, upright=not args.flat, lying=args.lying or args.flat,
+                  ground=2 if args.two_ground else 1)
     standing = pillar_towers(deck, judge, world, counts)
     command = (f"python benchmarks/brix_pillar_enumeration.py --deck {args.deck} --cards "
                f"{' '.join(cards)} --bricks {args.bricks} --height {args.height}"
                + (f" --at-most {args.at_most}" if args.at_most else "")
                + (f" --on-upright {args.on_upright}" if args.on_upright else "")
-               + (" --lying" if args.lying else "") + (" --flat" if args.flat else ""))
+               + (" --lying" if args.lying else "") + (" --flat" if args.flat else "")
+               + (" --two-ground" if args.two_ground else ""))
     base = "lying brick" if args.flat else "brick" if args.lying else "upright brick"
-    conclude(deck, cards, standing, counts, time.monotonic() - start, command,
-             f"every tower on one {base}", args.record)
+    world_name = (f"every tower on one {base}, or on two with a brick resting on both"
+                  if args.two_ground else f"every tower on one {base}")
+    conclude(deck, cards, standing, counts, time.monotonic() - start, command, world_name,
+             args.record)
 
 
 @dataclass(frozen=True)
 class World:
     """The towers the facts leave: at most `most` bricks, `height` to `ceiling` lattice units
     tall (None: any), at least `on_base` bricks on the brick on the table, which may stand
-    upright if `upright` and lie if `lying`."""
+    upright if `upright` and lie if `lying`; with `ground` 2, a second brick on the table in
+    the same positions, with a brick resting on both."""
 
     most: int
     height: int = 0
@@ -156,6 +174,7 @@ class World:
     on_base: int = 0
     upright: bool = True
     lying: bool = False
+    ground: int = 1
 
 
 def pillar_towers(deck: Deck, judge: Callable[[tuple[Box, ...]], tuple[PlacedBrick, ...] | None],
@@ -186,7 +205,7 @@ def pillar_towers(deck: Deck, judge: Callable[[tuple[Box, ...]], tuple[PlacedBri
             counts["cut: a part cannot balance"] += 1
             return
         if (len(chosen) in sizes and top >= height and on_top >= on_upright
-                and first_of_turns(chosen[1:], chosen[0])):
+                and first_of_turns(chosen[1:], chosen[0]) and _rests_on_all_grounded(chosen)):
             met = judge(chosen)
             if met is not None and len(standing) < 5:
                 standing.append(met)
@@ -214,11 +233,47 @@ def pillar_towers(deck: Deck, judge: Callable[[tuple[Box, ...]], tuple[PlacedBri
 
     # One lying extent of the brick on the table: a quarter turn changes no card (they speak of
     # heights, contacts, counts and colours, never of a horizontal direction) and no balance.
-    lying = [e for e in extents if not bricks.is_vertical(e)][:1] if world.lying else []
+    bases = [e for e in extents if bricks.is_vertical(e) and world.upright
+             or not bricks.is_vertical(e) and world.lying]
+    lying = [e for e in bases if not bricks.is_vertical(e)][:1]
     for dx, dy, dz in extents:
         if (bricks.is_vertical((dx, dy, dz)) and world.upright) or (dx, dy, dz) in lying:
-            grow(Partial(bricks.stability_margin, bricks.length).add((0, 0, 0, dx, dy, dz)), dz)
+            first = Partial(bricks.stability_margin, bricks.length).add((0, 0, 0, dx, dy, dz))
+            grow(first, dz)
+            if world.ground == 2:
+                for second in _bridged_bases(first.boxes[0], bases, bricks.length):
+                    grow(first.add(second), dz)
     return standing
+
+
+def _bridged_bases(first: Box, extents: list[tuple[int, int, int]], length: int) -> list[Box]:
+    """Every second brick on the table, in one of `extents`, free of `first`, as tall, and
+    near enough that a brick (at most `length` long) may rest on both: the places are the
+    same for every turn or mirroring of `first` (first_of_turns's cuts stay exact)."""
+    found = []
+    for dx, dy, dz in extents:
+        if dz != first[5]:
+            continue
+        for x in range(first[0] - dx - length + 2, first[0] + first[3] + length - 1):
+            for y in range(first[1] - dy - length + 2, first[1] + first[4] + length - 1):
+                box = (x, y, 0, dx, dy, dz)
+                if not boxes_collide(box, first) and _spanned(first, box, length):
+                    found.append(box)
+    return found
+
+
+def _spanned(a: Box, b: Box, length: int) -> bool:
+    """Whether a box at most `length` long on each axis may share area with both footprints:
+    on each axis, the gap between them (if any) is under length - 1 units."""
+    return all(max(a[k], b[k]) - min(a[k] + a[k + 3], b[k] + b[k + 3]) <= length - 2
+               for k in (0, 1))
+
+
+def _rests_on_all_grounded(boxes: tuple[Box, ...]) -> bool:
+    """Whether some brick rests on every brick on the table."""
+    grounded = [b for b in boxes if b[2] == 0]
+    return len(grounded) == 1 or any(all(box_rests_on(box, g) for g in grounded)
+                                     for box in boxes)
 
 
 Rect = tuple[float, float, float, float]
