@@ -27,7 +27,7 @@ With --two-ground the first fact is weaker: at most two bricks touch the table a
 rests on every brick that does (pink's P39 with P51 and P48: only blue bricks touch the table,
 and the gray brick sits on every blue one), so a second brick on the table, as tall as the
 first, lies within a brick's reach of it (`_bridged_bases`), and a finished tower with two has
-a brick resting on both.
+a brick resting on both; with --exactly-two, two bricks touch the table (a fact too).
 
 How: the brick on the table at x = y = 0 (a tower is enumerated once, up to translation);
 then bricks taken in order of (z, x, y, extent), each resting on an earlier one (so none but
@@ -104,6 +104,8 @@ FEW_ON_UPRIGHT = "at most {fewer} bricks rest on some grounded brick"
 """Negation of --on-upright's fact (the upright is the only brick on the table)."""
 TWO_GROUND = ("at least 3 bricks touch the ground", "no brick rests on every grounded brick")
 """Negations of --two-ground's facts."""
+ONE_GROUND = "at most 1 bricks touch the ground"
+"""Negation of --exactly-two's fact."""
 EPSILON = 1e-9
 """Slack on the balance bound's float comparisons, on the side that cuts less."""
 
@@ -124,12 +126,16 @@ def main() -> None:
                         help="the brick on the table lies down (a fact: only lying ones tried)")
     parser.add_argument("--two-ground", action="store_true",
                         help="one or two bricks on the table, some brick resting on each")
+    parser.add_argument("--exactly-two", action="store_true",
+                        help="as --two-ground, but two bricks on the table (a fact)")
     args = parser.parse_args()
+    args.two_ground = args.two_ground or args.exactly_two
     deck, cards = proof_deck(parser, args)
     if args.two_ground and args.on_upright:
         parser.error("--on-upright counts the bricks on the one brick on the table")
     negations = [*(TWO_GROUND if args.two_ground else PILLAR_FACTS[:1]),
                  *PILLAR_FACTS[1:1 if args.lying or args.flat else 2],
+                 *([ONE_GROUND] if args.exactly_two else []),
                  f"there are at least {args.bricks + 1} bricks"]
     if args.flat:
         negations.append(UPRIGHT)
@@ -146,16 +152,18 @@ def main() -> None:
     thick = deck.bricks.thickness
     world = World(args.bricks, args.height * thick, args.at_most * thick if args.at_most else None,
                   args.on_upright, upright=not args.flat, lying=args.lying or args.flat,
-                  ground=2 if args.two_ground else 1)
+                  ground=(2,) if args.exactly_two else (1, 2) if args.two_ground else (1,))
     standing = pillar_towers(deck, judge, world, counts)
     command = (f"python benchmarks/brix_pillar_enumeration.py --deck {args.deck} --cards "
                f"{' '.join(cards)} --bricks {args.bricks} --height {args.height}"
                + (f" --at-most {args.at_most}" if args.at_most else "")
                + (f" --on-upright {args.on_upright}" if args.on_upright else "")
                + (" --lying" if args.lying else "") + (" --flat" if args.flat else "")
-               + (" --two-ground" if args.two_ground else ""))
+               + (" --exactly-two" if args.exactly_two else
+                  " --two-ground" if args.two_ground else ""))
     base = "lying brick" if args.flat else "brick" if args.lying else "upright brick"
-    world_name = (f"every tower on one {base}, or on two with a brick resting on both"
+    world_name = (f"every tower on two of a {base}'s positions with a brick resting on both"
+                  + ("" if args.exactly_two else ", or on one")
                   if args.two_ground else f"every tower on one {base}")
     conclude(deck, cards, standing, counts, time.monotonic() - start, command, world_name,
              args.record)
@@ -165,8 +173,8 @@ def main() -> None:
 class World:
     """The towers the facts leave: at most `most` bricks, `height` to `ceiling` lattice units
     tall (None: any), at least `on_base` bricks on the brick on the table, which may stand
-    upright if `upright` and lie if `lying`; with `ground` 2, a second brick on the table in
-    the same positions, with a brick resting on both."""
+    upright if `upright` and lie if `lying`; `ground`: how many bricks on the table (with 2,
+    the second in the same positions, with a brick resting on both)."""
 
     most: int
     height: int = 0
@@ -174,7 +182,7 @@ class World:
     on_base: int = 0
     upright: bool = True
     lying: bool = False
-    ground: int = 1
+    ground: tuple[int, ...] = (1,)
 
 
 def pillar_towers(deck: Deck, judge: Callable[[tuple[Box, ...]], tuple[PlacedBrick, ...] | None],
@@ -239,8 +247,9 @@ def pillar_towers(deck: Deck, judge: Callable[[tuple[Box, ...]], tuple[PlacedBri
     for dx, dy, dz in extents:
         if (bricks.is_vertical((dx, dy, dz)) and world.upright) or (dx, dy, dz) in lying:
             first = Partial(bricks.stability_margin, bricks.length).add((0, 0, 0, dx, dy, dz))
-            grow(first, dz)
-            if world.ground == 2:
+            if 1 in world.ground:
+                grow(first, dz)
+            if 2 in world.ground:
                 for second in _bridged_bases(first.boxes[0], bases, bricks.length):
                     grow(first.add(second), dz)
     return standing
