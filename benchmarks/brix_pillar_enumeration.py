@@ -204,6 +204,9 @@ def pillar_towers(deck: Deck, judge: Callable[[tuple[Box, ...]], tuple[PlacedBri
                 chosen[1:-1], chosen[0]):  # a level is complete
             counts["cut: a turned or mirrored tower comes instead"] += 1
             return
+        if chosen[-1][2] > chosen[0][5] and not _rests_on_all_grounded(chosen):
+            counts["cut: nothing rests on both bricks on the table"] += 1  # none can come now
+            return
         on_top = sum(1 for b in chosen if b[2] == chosen[0][5])  # on the brick on the table
         if on_top + most - len(chosen) < on_upright:
             return
@@ -250,31 +253,33 @@ def pillar_towers(deck: Deck, judge: Callable[[tuple[Box, ...]], tuple[PlacedBri
             if 1 in world.ground:
                 grow(first, dz)
             if 2 in world.ground:
-                for second in _bridged_bases(first.boxes[0], bases, bricks.length):
+                for second in _bridged_bases(first.boxes[0], bases, extents):
                     grow(first.add(second), dz)
     return standing
 
 
-def _bridged_bases(first: Box, extents: list[tuple[int, int, int]], length: int) -> list[Box]:
-    """Every second brick on the table, in one of `extents`, free of `first`, as tall, and
-    near enough that a brick (at most `length` long) may rest on both: the places are the
-    same for every turn or mirroring of `first` (first_of_turns's cuts stay exact)."""
+def _bridged_bases(first: Box, bases: list[tuple[int, int, int]],
+                   extents: list[tuple[int, int, int]]) -> list[Box]:
+    """Every second brick on the table, in one of the extents `bases`, free of `first`, as
+    tall, and near enough that a brick (in one of `extents`) may rest on both: the places are
+    the same for every turn or mirroring of `first` (first_of_turns's cuts stay exact)."""
+    reach = max(max(e[:2]) for e in extents)
     found = []
-    for dx, dy, dz in extents:
+    for dx, dy, dz in bases:
         if dz != first[5]:
             continue
-        for x in range(first[0] - dx - length + 2, first[0] + first[3] + length - 1):
-            for y in range(first[1] - dy - length + 2, first[1] + first[4] + length - 1):
+        for x in range(first[0] - dx - reach + 2, first[0] + first[3] + reach - 1):
+            for y in range(first[1] - dy - reach + 2, first[1] + first[4] + reach - 1):
                 box = (x, y, 0, dx, dy, dz)
-                if not boxes_collide(box, first) and _spanned(first, box, length):
+                if not boxes_collide(box, first) and any(_spans(first, box, e) for e in extents):
                     found.append(box)
     return found
 
 
-def _spanned(a: Box, b: Box, length: int) -> bool:
-    """Whether a box at most `length` long on each axis may share area with both footprints:
-    on each axis, the gap between them (if any) is under length - 1 units."""
-    return all(max(a[k], b[k]) - min(a[k] + a[k + 3], b[k] + b[k + 3]) <= length - 2
+def _spans(a: Box, b: Box, extent: tuple[int, int, int]) -> bool:
+    """Whether a box of `extent` may share area with both footprints: on each axis, the gap
+    between them (if any) is at most its extent less 2 (a unit over each)."""
+    return all(max(a[k], b[k]) - min(a[k] + a[k + 3], b[k] + b[k + 3]) <= extent[k] - 2
                for k in (0, 1))
 
 
