@@ -51,7 +51,7 @@ from script_proofs import (
 )
 
 from tower_print.brix.decks import Deck
-from tower_print.brix.geometry import PlacedBrick
+from tower_print.brix.geometry import PlacedBrick, is_connected
 from tower_print.brix.shapes import colour_mixes
 from tower_print.brix.statics import stands
 
@@ -131,7 +131,7 @@ def low_towers(deck: Deck, judge: Callable[[tuple[Box, ...]], tuple[PlacedBrick,
                     tower = lying_part + extra
                     if len(tower) not in allowed:
                         continue
-                    if not _joined(tower):
+                    if not is_connected(_plain(tower)):
                         counts["cut: not joined"] += 1
                         continue
                     met = judge(tower)
@@ -239,18 +239,6 @@ def _upright_sets(tower: tuple[Box, ...], extent: tuple[int, int, int], most: in
                 yield from grow((*chosen, box))
 
     yield from grow(() if tower else ((0, 0, 0, *extent),))
-
-
-def _joined(tower: tuple[Box, ...]) -> bool:
-    """Every brick reached from the first through bricks that touch (geometry.is_connected)."""
-    seen, frontier = {0}, [0]
-    while frontier:
-        i = frontier.pop()
-        for j, other in enumerate(tower):
-            if j not in seen and boxes_touch(tower[i], other):
-                seen.add(j)
-                frontier.append(j)
-    return len(seen) == len(tower)
 
 
 def _canonical(boxes: tuple[Box, ...]) -> tuple[Box, ...]:
