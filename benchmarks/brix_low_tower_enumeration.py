@@ -47,6 +47,7 @@ from script_proofs import (
     proof_deck,
     proof_parser,
     prove_facts,
+    shrunk_contact,
     tower_judge,
 )
 
@@ -181,21 +182,12 @@ def _balanced_places(base: tuple[Box, ...], lying: list[tuple[int, int, int]], z
             for x in range(b[0] - dx + 1, b[0] + b[3]):
                 for y in range(b[1] - dy + 1, b[1] + b[4]):
                     box = (x, y, z, dx, dy, dz)
-                    rects = [_shrunk_contact(box, s, margin) for s in base
+                    rects = [shrunk_contact(box, s, margin) for s in base
                              if footprints_overlap(box, s)]
-                    if all(min(r[k][0] for r in rects) <= box[k] + box[k + 3] / 2
-                           <= max(r[k][1] for r in rects) for k in (0, 1)):
+                    if all(min(r[2 * k] for r in rects) <= box[k] + box[k + 3] / 2
+                           <= max(r[2 * k + 1] for r in rects) for k in (0, 1)):
                         found.add(box)
     return sorted(found)
-
-
-def _shrunk_contact(upper: Box, lower: Box, margin: float) -> list[tuple[float, float]]:
-    """Per axis, the contact of `upper` on `lower` shrunk by the margin times its extent."""
-    spans = []
-    for k in (0, 1):
-        lo, hi = max(upper[k], lower[k]), min(upper[k] + upper[k + 3], lower[k] + lower[k + 3])
-        spans.append((lo + margin * (hi - lo), hi - margin * (hi - lo)))
-    return spans
 
 
 def _free_sets(places: list[Box], most: int) -> Iterator[tuple[Box, ...]]:

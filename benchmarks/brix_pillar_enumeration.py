@@ -78,6 +78,7 @@ from math import inf
 from script_proofs import (
     PILLAR_FACTS,
     Box,
+    Rect,
     box_order,
     box_rests_on,
     boxes_collide,
@@ -87,6 +88,7 @@ from script_proofs import (
     proof_deck,
     proof_parser,
     prove_facts,
+    shrunk_contact,
     tower_judge,
 )
 
@@ -247,14 +249,13 @@ def pillar_towers(deck: Deck, judge: Callable[[tuple[Box, ...]], tuple[PlacedBri
     bases = [e for e in extents if bricks.is_vertical(e) and world.upright
              or not bricks.is_vertical(e) and world.lying]
     lying = [e for e in bases if not bricks.is_vertical(e)][:1]
-    for dx, dy, dz in extents:
-        if (bricks.is_vertical((dx, dy, dz)) and world.upright) or (dx, dy, dz) in lying:
-            first = Partial(bricks.stability_margin, bricks.length).add((0, 0, 0, dx, dy, dz))
-            if 1 in world.ground:
-                grow(first, dz)
-            if 2 in world.ground:
-                for second in _bridged_bases(first.boxes[0], bases, extents):
-                    grow(first.add(second), dz)
+    for dx, dy, dz in [e for e in bases if bricks.is_vertical(e)] + lying:
+        first = Partial(bricks.stability_margin, bricks.length).add((0, 0, 0, dx, dy, dz))
+        if 1 in world.ground:
+            grow(first, dz)
+        if 2 in world.ground:
+            for second in _bridged_bases(first.boxes[0], bases, extents):
+                grow(first.add(second), dz)
     return standing
 
 
@@ -290,10 +291,6 @@ def _rests_on_all_grounded(boxes: tuple[Box, ...]) -> bool:
                                      for box in boxes)
 
 
-Rect = tuple[float, float, float, float]
-"""x0, x1, y0, y1."""
-
-
 class Partial:
     """A tower being grown (bricks in `box_order`) and what its balance test reads off it, kept
     brick by brick: the shrunk contacts each brick rests on, and the bricks each holds up.
@@ -322,7 +319,7 @@ class Partial:
 
     def add(self, box: Box) -> Partial:
         n = len(self.boxes)
-        rests = tuple((j, _shrunk(box, b, self.margin)) for j, b in enumerate(self.boxes)
+        rests = tuple((j, shrunk_contact(box, b, self.margin)) for j, b in enumerate(self.boxes)
                       if b[2] + b[5] == box[2] and footprints_overlap(box, b))
         under = sum(1 << j for j, _ in rests)
         holds = tuple(h | 1 << n if h & under else h for h in self.holds)
@@ -454,14 +451,6 @@ def _bounds(spans: list[Rect]) -> tuple[tuple[float, float], tuple[float, float]
         return None
     return ((min(s[0] for s in spans) - EPSILON, max(s[1] for s in spans) + EPSILON),
             (min(s[2] for s in spans) - EPSILON, max(s[3] for s in spans) + EPSILON))
-
-
-def _shrunk(upper: Box, lower: Box, margin: float) -> Rect:
-    """The contact of `upper` resting on `lower`, shrunk by the margin."""
-    x0, x1 = max(upper[0], lower[0]), min(upper[0] + upper[3], lower[0] + lower[3])
-    y0, y1 = max(upper[1], lower[1]), min(upper[1] + upper[4], lower[1] + lower[4])
-    sx, sy = margin * (x1 - x0), margin * (y1 - y0)
-    return x0 + sx, x1 - sx, y0 + sy, y1 - sy
 
 
 def _top(box: Box) -> Rect:

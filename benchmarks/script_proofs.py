@@ -36,6 +36,8 @@ from tower_print.brix.statics import stands
 
 Box = tuple[int, int, int, int, int, int]
 """(x, y, z, dx, dy, dz): a brick's minimum corner and extent, in lattice units."""
+Rect = tuple[float, float, float, float]
+"""x0, x1, y0, y1."""
 
 
 def ask(deck: Deck, cards: list[str], texts: list[str], timeout: float
@@ -273,6 +275,15 @@ def boxes_touch(a: Box, b: Box) -> bool:
     """geometry.touches on boxes: faces meet over an area, no volume shared."""
     gaps = axis_overlaps(a, b)
     return min(gaps) >= 0 and gaps.count(0) == 1
+
+
+def shrunk_contact(upper: Box, lower: Box, margin: float) -> Rect:
+    """The contact of `upper` resting on `lower`, shrunk on each axis by the margin times its
+    extent there (statics' rectangle)."""
+    x0, x1 = max(upper[0], lower[0]), min(upper[0] + upper[3], lower[0] + lower[3])
+    y0, y1 = max(upper[1], lower[1]), min(upper[1] + upper[4], lower[1] + lower[4])
+    sx, sy = margin * (x1 - x0), margin * (y1 - y0)
+    return x0 + sx, x1 - sx, y0 + sy, y1 - sy
 
 
 def least_load(box: Box, supports: list[Box] | tuple[Box, ...], margin: float) -> Fraction:
