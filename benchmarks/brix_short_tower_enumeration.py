@@ -239,8 +239,9 @@ def main() -> None:
                         help="also run geometry.is_connected on every finished tower, and "
                              "statics.stands on every one rule 8 rejects, asserting agreement")
     parser.add_argument("--log", type=Path,
-                        help="JSON lines: Z3's cases and each ground placement's result; a run "
-                             "given the log of a stopped one goes on where it stopped")
+                        help="JSON lines: Z3's cases and each ground placement's result (or the "
+                             "tower Z3 found on the way); a run given the log of a stopped "
+                             "one goes on where it stopped")
     parser.add_argument("--record", type=Path,
                         help="a conflicts file of the deck (content/brix/conflicts/): write into "
                              "it the standing tower found, or, when every case was enumerated, "
@@ -265,6 +266,10 @@ def main() -> None:
                             "deck": args.deck, "cards": cards, "uprights": args.uprights,
                             **({"reuse": str(args.reuse)} if args.reuse else {})}
                  ) if args.log else None
+    if log and log.met is not None:
+        print(f"(from {args.log}: Z3's tower)")
+        _report_met(args, deck, log.met)
+        return
     if log and log.cases is not None:
         said, cases = log.said, log.cases
         print(f"(from {args.log}: Z3's answers below, {len(log.done)} placements done)")
@@ -272,15 +277,9 @@ def main() -> None:
         try:
             said, cases = _decide_cases(deck, cards, args.uprights, args.exclude_timeout)
         except Met as met:
-            check_witness(met.tower, bricks, deck.all_used,
-                          [(c, deck.card(c).condition) for c in cards])  # not the assumptions
-            print(f"solvable: Z3 found a tower meeting {met.question} (check_witness passed "
-                  "on the cards):")
-            for brick in met.tower:
-                print("  ", brick)
-            if args.record:
-                record_towers(args.record, deck, [met.tower], f"Z3 asked {met.question} "
-                              f"({_command(args)})")
+            if log:
+                log.found(met)
+            _report_met(args, deck, met)
             return
         if log:
             log.begin(said, cases)
@@ -356,6 +355,20 @@ def main() -> None:
             print(f"added to {args.record}")
     print(f"{elapsed:.0f} s" + (" (this run; not the logged runs before it)"
                                 if log and len(todo) < len(tasks) else ""))
+
+
+def _report_met(args: argparse.Namespace, deck: Deck, met: Met) -> None:
+    """The tower Z3 found on the way: checked on the cards (not the assumptions), printed, and
+    with --record written into the file."""
+    check_witness(met.tower, deck.bricks, deck.all_used,
+                  [(c, deck.card(c).condition) for c in args.cards])
+    print(f"solvable: Z3 found a tower meeting {met.question} (check_witness passed on the "
+          "cards):")
+    for brick in met.tower:
+        print("  ", brick)
+    if args.record:
+        record_towers(args.record, deck, [met.tower], f"Z3 asked {met.question} "
+                      f"({_command(args)})")
 
 
 def _command(args: argparse.Namespace) -> str:
@@ -440,14 +453,16 @@ def _decide_cases(deck: Deck, cards: tuple[str, ...], uprights: list[int] | None
 
 class RunLog:
     """--log: a run's preamble (what Z3 said, the cases) and each ground placement's result,
-    one JSON line each, so that a run stopped for time goes on where it stopped. A log of
-    another run (script, deck, cards or --uprights not the same) is refused; a line cut off
-    by the stop is left out, and its placement enumerated again."""
+    one JSON line each, so that a run stopped for time goes on where it stopped; or the tower
+    Z3 found on the way (`met`), when it did. A log of another run (script, deck, cards or
+    --uprights not the same) is refused; a line cut off by the stop is left out, and its
+    placement enumerated again."""
 
     def __init__(self, path: Path, run: dict[str, object]) -> None:
         self.path, self.run = path, json.loads(json.dumps(run))  # as read back
         self.said: list[str] = []
         self.cases: list[Case] | None = None
+        self.met: Met | None = None
         self.done: dict[int, dict] = {}
         if not path.exists():
             return
@@ -455,6 +470,10 @@ class RunLog:
         if head["run"] != self.run:
             raise SystemExit(f"{path}: the log of another run ({head['run']}); this one is "
                              f"{self.run}")
+        if "met" in head:
+            colours = shipped_deck(self.run["deck"]).bricks.color_names
+            self.met = Met(tower_of_line(head["met"], colours), head["question"])
+            return
         self.said, self.cases = head["said"], [tuple(case) for case in head["cases"]]
 
     @staticmethod
@@ -467,6 +486,12 @@ class RunLog:
                 entry = json.loads(line)
                 done[entry["task"]] = entry
         return json.loads(lines[0]), done
+
+    def found(self, met: Met) -> None:
+        """Z3's tower, found before any enumeration: a --record run given this log writes it
+        without asking Z3 again."""
+        self.path.write_text(json.dumps({"run": self.run, "met": tower_line(met.tower),
+                                         "question": met.question}) + "\n")
 
     def begin(self, said: list[str], cases: list[Case]) -> None:
         self.path.write_text(json.dumps({"run": self.run, "said": said, "cases": cases}) + "\n")
