@@ -87,7 +87,7 @@ def main() -> None:
                    f"{' '.join(cards)} --pedestal {args.pedestal} --at-least {args.at_least}")
         record_script_proof(args.record, deck, tuple(cards), command,
                             f"{tried} sets of lying bricks on the pedestal, none can stand",
-                            "a load bound")
+                            "a load bound, not by Z3")
         print(f"added to {args.record}")
 
 

@@ -351,7 +351,8 @@ def main() -> None:
         print(f"no tower meeting {' '.join(args.cards)} stands: every case enumerated{reused}")
         if args.record:
             record_script_proof(args.record, deck, cards, _command(args),
-                                f"every tower enumerated{reused}, none stands", "enumeration")
+                                f"every tower enumerated{reused}, none stands",
+                                "enumeration, not by Z3")
             print(f"added to {args.record}")
     print(f"{elapsed:.0f} s" + (" (this run; not the logged runs before it)"
                                 if log and len(todo) < len(tasks) else ""))

@@ -119,7 +119,8 @@ def one_writer(write: Callable[Params, Result]) -> Callable[Params, Result]:
 def record_script_proof(path: Path, deck: Deck, cards: tuple[str, ...], command: str,
                         finding: str, method: str) -> None:
     """The cards as a conflict proved by `command` (`finding`: what its run showed; `method`:
-    how it proves, for the file's history), stamped with today's date and the commit."""
+    how it proves, for the file's history: not by one Z3 question on the whole set), stamped
+    with today's date and the commit."""
     here = Path(__file__).parent
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=here,
                             capture_output=True, text=True).stdout.strip() or "unknown"
@@ -131,7 +132,7 @@ def record_script_proof(path: Path, deck: Deck, cards: tuple[str, ...], command:
     record_proof(path, deck, cards,
                  f"{command} ({datetime.date.today()}, commit {commit}"
                  f"{' with changes' if changed else ''}: {finding})",
-                 f"{method}, not by Z3" + (f" (undecided in audits at {tried[0]})"
+                 method + (f" (undecided in audits at {tried[0]})"
                                            if tried else ""))
 
 
@@ -191,7 +192,7 @@ def conclude(deck: Deck, cards: list[str], standing: list[tuple[PlacedBrick, ...
     print(f"no tower meeting {' '.join(cards)} stands: {world} enumerated")
     if record:
         record_script_proof(record, deck, tuple(cards), command,
-                            f"{world} enumerated, none stands", "enumeration")
+                            f"{world} enumerated, none stands", "enumeration, not by Z3")
         print(f"added to {record}")
 
 
