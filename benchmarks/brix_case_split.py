@@ -5,7 +5,7 @@ tower found in any case meets them (check_witness).
 
     python benchmarks/brix_case_split.py --deck pink --cards P13 P19 P36 P37 P38 \
         --split "every gray brick rests on {} bricks" 0 4 \
-        --split "the tower is {} upright bricks tall" 3 3 --split "there are {} bricks" 9 9
+        --split "the tower is {} flat bricks tall" 6 6 --split "there are {} bricks" 9 9
     python benchmarks/brix_case_split.py --deck pink --cards P19 P30 P36 P37 P38 \
         --split "there are {} bricks" 5 9 --split "{} bricks touch the ground" 1 3 \
         --record content/brix/conflicts/pink.yaml  # the proof or the tower written there
@@ -20,8 +20,10 @@ lying bricks meeting at one corner under the gray brick, a third beside them.
 Cases: each --split is a count's text with {} where its quantifier goes, and a range lo..hi:
 the cases are 'exactly v' for each v in lo..hi, 'at most lo - 1' (when lo > 0) and 'at least
 hi + 1', so that together they hold every tower (the ranges need no proof: a count outside
-them is a case too). The splits nest in the order given; a case a split does not decide is
-an open case, and any open case leaves the set undecided.
+them is a case too). A height counts in flat bricks: every top is a whole number of them
+(the bricks' sides are), while "exactly 3 upright bricks tall" and "at least 4" leave out the
+towers 3.5 upright bricks tall. The splits nest in the order given; a case a split does not
+decide is an open case, and any open case leaves the set undecided.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from script_proofs import ask, proof_deck, proof_parser, record_script_proof, re
 from tower_print.brix.checker import check_witness
 from tower_print.brix.decks import Deck
 from tower_print.brix.geometry import PlacedBrick
-from tower_print.brix.language import parse
+from tower_print.brix.language import Height, parse
 from tower_print.brix.solver import UNSOLVABLE
 from tower_print.content import UserError
 
@@ -116,10 +118,15 @@ def _splits(parser: argparse.ArgumentParser, deck: Deck, given: list[list[str]]
                          "counts, the first no larger")
         split = Split(text, int(low), int(high))
         try:
-            for case in split.cases():
-                parse(case, deck.bricks.color_names)
+            conditions = [parse(case, deck.bricks.color_names) for case in split.cases()]
         except UserError as error:
             parser.error(f"--split {text!r}: {error}")
+        bricks = deck.bricks
+        whole = bricks.length % bricks.thickness == 0 and bricks.width % bricks.thickness == 0
+        if any(isinstance(clause, Height) and (clause.unit != "flat bricks" or not whole)
+               for condition in conditions for clause in condition.clauses):
+            parser.error(f"--split {text!r}: a height counts in flat bricks here (every top a "
+                         "whole number of them), or the cases miss the heights between")
         splits.append(split)
     return splits
 
