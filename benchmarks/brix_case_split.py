@@ -101,9 +101,12 @@ def main() -> None:
     print(f"no tower meets {' '.join(cards)}: Z3 found each of the {outcome.closed} cases "
           f"impossible ({elapsed:.0f} s)")
     if args.record:
-        record_script_proof(args.record, deck, tuple(cards), command,
-                            f"{outcome.closed} cases, each impossible",
-                            "Z3 case by case, not on the whole set")
+        try:
+            record_script_proof(args.record, deck, tuple(cards), command,
+                                f"{outcome.closed} cases, each impossible",
+                                "Z3 case by case, not on the whole set")
+        except UserError as error:  # the file lists it already, or a conflict inside it
+            parser.error(str(error))
         print(f"added to {args.record}")
 
 
