@@ -32,9 +32,8 @@ import argparse
 import time
 from dataclasses import dataclass, field
 
-from script_proofs import ask, proof_deck, proof_parser, record_script_proof, record_towers
+from script_proofs import ask, proof_deck, proof_parser, record_script_proof, report_towers
 
-from tower_print.brix.checker import check_witness
 from tower_print.brix.decks import Deck
 from tower_print.brix.geometry import PlacedBrick
 from tower_print.brix.language import Height, parse
@@ -84,15 +83,10 @@ def main() -> None:
                         *cards, *(f'--split "{s.text}" {s.low} {s.high}' for s in splits),
                         "--timeout", f"{args.timeout:g}"])
     if outcome.tower is not None:
-        check_witness(outcome.tower, deck.bricks, deck.all_used,
-                      [(c, deck.card(c).condition) for c in cards])
-        print(f"a standing tower meeting the cards and {'; '.join(outcome.case)} (check_witness "
-              f"passed), {elapsed:.0f} s:")
-        for brick in outcome.tower:
-            print("  ", brick)
-        if args.record:
-            record_towers(args.record, deck, [outcome.tower],
-                          f"Z3 with the cards and '{'; '.join(outcome.case)}' ({command})")
+        case = "; ".join(outcome.case)
+        report_towers(deck, cards, [outcome.tower], f"a standing tower meeting the cards and "
+                      f"{case} (check_witness passed), {elapsed:.0f} s:", args.record,
+                      f"Z3 with the cards and '{case}' ({command})")
         return
     if outcome.open:
         print(f"undecided: {len(outcome.open)} cases open, {outcome.closed} impossible "

@@ -171,6 +171,7 @@ from script_proofs import (
     named_tower,
     record_script_proof,
     record_towers,
+    report_towers,
 )
 
 from tower_print.brix.checker import check_witness
@@ -361,15 +362,9 @@ def main() -> None:
 def _report_met(args: argparse.Namespace, deck: Deck, met: Met) -> None:
     """The tower Z3 found on the way: checked on the cards (not the assumptions), printed, and
     with --record written into the file."""
-    check_witness(met.tower, deck.bricks, deck.all_used,
-                  [(c, deck.card(c).condition) for c in args.cards])
-    print(f"solvable: Z3 found a tower meeting {met.question} (check_witness passed on the "
-          "cards):")
-    for brick in met.tower:
-        print("  ", brick)
-    if args.record:
-        record_towers(args.record, deck, [met.tower], f"Z3 asked {met.question} "
-                      f"({_command(args)})")
+    report_towers(deck, args.cards, [met.tower], f"solvable: Z3 found a tower meeting "
+                  f"{met.question} (check_witness passed on the cards):", args.record,
+                  f"Z3 asked {met.question} ({_command(args)})")
 
 
 def _command(args: argparse.Namespace) -> str:

@@ -83,13 +83,8 @@ def prove_facts(deck: Deck, cards: list[str], negations: list[str], timeout: flo
         status, tower = ask(deck, cards, [negation], timeout)
         print(f"'{negation}' with the cards: {status} ({time.monotonic() - start:.1f} s)")
         if status == SOLVABLE and tower is not None:
-            check_witness(tower, deck.bricks, deck.all_used,
-                          [(c, deck.card(c).condition) for c in cards])
-            print("a standing tower meeting the cards (check_witness passed):")
-            for brick in tower:
-                print("  ", brick)
-            if record:
-                record_towers(record, deck, [tower], f"Z3 with the cards and '{negation}'")
+            report_towers(deck, cards, [tower], "a standing tower meeting the cards "
+                          "(check_witness passed):", record, f"Z3 with the cards and '{negation}'")
             raise SystemExit(0)
         if status != UNSOLVABLE:
             raise SystemExit("a fact the proof needs is not proved: no conclusion")
@@ -132,8 +127,7 @@ def record_script_proof(path: Path, deck: Deck, cards: tuple[str, ...], command:
     record_proof(path, deck, cards,
                  f"{command} ({datetime.date.today()}, commit {commit}"
                  f"{' with changes' if changed else ''}: {finding})",
-                 method + (f" (undecided in audits at {tried[0]})"
-                                           if tried else ""))
+                 method + (f" (undecided in audits at {tried[0]})" if tried else ""))
 
 
 PILLAR_FACTS = ("at least 2 bricks touch the ground", "some grounded brick is horizontal")
@@ -180,20 +174,28 @@ def conclude(deck: Deck, cards: list[str], standing: list[tuple[PlacedBrick, ...
         print(f"{name:26} {counts[name]:>12}")
     print(f"{seconds:.0f} s")
     if standing:
-        check_witness(standing[0], deck.bricks, deck.all_used,
-                      [(c, deck.card(c).condition) for c in cards])
-        print(f"a standing tower meeting the cards (check_witness passed; {len(standing)} "
-              "kept):")
-        for brick in standing[0]:
-            print("  ", brick)
-        if record:
-            record_towers(record, deck, standing, f"enumeration ({command})")
+        report_towers(deck, cards, standing, "a standing tower meeting the cards (check_witness "
+                      f"passed; {len(standing)} kept):", record, f"enumeration ({command})")
         return
     print(f"no tower meeting {' '.join(cards)} stands: {world} enumerated")
     if record:
         record_script_proof(record, deck, tuple(cards), command,
                             f"{world} enumerated, none stands", "enumeration, not by Z3")
         print(f"added to {record}")
+
+
+def report_towers(deck: Deck, cards: Sequence[str], towers: list[tuple[PlacedBrick, ...]],
+                  heading: str, record: Path | None, why: str) -> None:
+    """A script's towers meeting the cards: the first checked by check_witness on the cards
+    (not on the facts or assumptions the script added), printed under `heading`, and with
+    `record` all of them written into that conflicts file (`why`: how they were found)."""
+    check_witness(towers[0], deck.bricks, deck.all_used,
+                  [(c, deck.card(c).condition) for c in cards])
+    print(heading)
+    for brick in towers[0]:
+        print("  ", brick)
+    if record:
+        record_towers(record, deck, towers, why)
 
 
 @one_writer
