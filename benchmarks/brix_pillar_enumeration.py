@@ -27,7 +27,14 @@ With --two-ground the first fact is weaker: at most two bricks touch the table a
 rests on every brick that does (pink's P39 with P51 and P48: only blue bricks touch the table,
 and the gray brick sits on every blue one), so a second brick on the table, as tall as the
 first, lies within a brick's reach of it (`_bridged_bases`), and a finished tower with two has
-a brick resting on both; with --exactly-two, two bricks touch the table (a fact too).
+a brick resting on both; with --exactly-two, two bricks touch the table (a fact too), and
+with --upright-bridge each brick resting on both stands upright (a fact: pink's P39 with P11 or
+P36 and P22 or P24 put the gray brick upright on two blue uprights), so the second brick on the
+table lies within an upright's reach of the first and a brick resting on both is upright.
+With --also, further sets of cards whose facts leave the same towers (each proved with each
+set) share the run: the towers are read on the cards every set holds, and each set is
+concluded on its own (in that world P11, P36, P22 and P24 always hold, so one run serves the
+four P39 P48 P51 sets).
 
 How: the brick on the table at x = y = 0 (a tower is enumerated once, up to translation);
 then bricks taken in order of (z, x, y, extent), each resting on an earlier one (so none but
@@ -75,6 +82,7 @@ from dataclasses import dataclass
 from functools import cache
 from math import inf
 
+from card_args import deck_card_ids
 from script_proofs import (
     PILLAR_FACTS,
     Box,
@@ -108,6 +116,8 @@ TWO_GROUND = ("at least 3 bricks touch the ground", "no brick rests on every gro
 """Negations of --two-ground's facts."""
 ONE_GROUND = "at most 1 bricks touch the ground"
 """Negation of --exactly-two's fact."""
+LYING_BRIDGE = "some horizontal brick rests on every grounded brick"
+"""Negation of --upright-bridge's fact."""
 EPSILON = 1e-9
 """Slack on the balance bound's float comparisons, on the side that cuts less."""
 
@@ -130,14 +140,24 @@ def main() -> None:
                         help="one or two bricks on the table, some brick resting on each")
     parser.add_argument("--exactly-two", action="store_true",
                         help="as --two-ground, but two bricks on the table (a fact)")
+    parser.add_argument("--upright-bridge", action="store_true",
+                        help="with --two-ground or --exactly-two: each brick resting on both "
+                        "bricks on the table stands upright (a fact)")
+    parser.add_argument("--also", nargs="+", action="append", default=[], metavar="CARD",
+                        help="another set of cards whose facts leave the same towers (proved "
+                        "with it too): one enumeration, read on the cards every set holds, "
+                        "concludes each set")
     args = parser.parse_args()
     args.two_ground = args.two_ground or args.exactly_two
     deck, cards = proof_deck(parser, args)
     if args.two_ground and args.on_upright:
         parser.error("--on-upright counts the bricks on the one brick on the table")
+    if args.upright_bridge and not args.two_ground:
+        parser.error("--upright-bridge needs --two-ground or --exactly-two")
     negations = [*(TWO_GROUND if args.two_ground else PILLAR_FACTS[:1]),
                  *PILLAR_FACTS[1:1 if args.lying or args.flat else 2],
                  *([ONE_GROUND] if args.exactly_two else []),
+                 *([LYING_BRIDGE] if args.upright_bridge else []),
                  f"there are at least {args.bricks + 1} bricks"]
     if args.flat:
         negations.append(UPRIGHT)
@@ -147,14 +167,18 @@ def main() -> None:
         negations.append(SHORT.format(higher=args.at_most + 1))
     if args.on_upright:
         negations.append(FEW_ON_UPRIGHT.format(fewer=args.on_upright - 1))
-    prove_facts(deck, cards, negations, args.timeout, args.record)
+    sets = [cards, *(deck_card_ids(parser, deck, ids) for ids in args.also)]
+    for card_set in sets:
+        prove_facts(deck, card_set, negations, args.timeout, args.record)
     start = time.monotonic()
     counts: Counter[str] = Counter()
-    judge = tower_judge(deck, [deck.card(c).condition for c in cards], counts)
+    judge = tower_judge(deck, [deck.card(c).condition for c in cards
+                               if all(c in card_set for card_set in sets)], counts)
     thick = deck.bricks.thickness
     world = World(args.bricks, args.height * thick, args.at_most * thick if args.at_most else None,
                   args.on_upright, upright=not args.flat, lying=args.lying or args.flat,
-                  ground=(2,) if args.exactly_two else (1, 2) if args.two_ground else (1,))
+                  ground=(2,) if args.exactly_two else (1, 2) if args.two_ground else (1,),
+                  upright_bridge=args.upright_bridge)
     standing = pillar_towers(deck, judge, world, counts)
     command = (f"python benchmarks/brix_pillar_enumeration.py --deck {args.deck} --cards "
                f"{' '.join(cards)} --bricks {args.bricks} --height {args.height}"
@@ -162,13 +186,16 @@ def main() -> None:
                + (f" --on-upright {args.on_upright}" if args.on_upright else "")
                + (" --lying" if args.lying else "") + (" --flat" if args.flat else "")
                + (" --exactly-two" if args.exactly_two else
-                  " --two-ground" if args.two_ground else ""))
+                  " --two-ground" if args.two_ground else "")
+               + (" --upright-bridge" if args.upright_bridge else "")
+               + "".join(f" --also {' '.join(card_set)}" for card_set in sets[1:]))
     base = "lying brick" if args.flat else "brick" if args.lying else "upright brick"
-    world_name = (f"every tower on two of a {base}'s positions with a brick resting on both"
+    bridge = "an upright" if args.upright_bridge else "a brick"
+    world_name = (f"every tower on two of a {base}'s positions with {bridge} resting on both"
                   + ("" if args.exactly_two else ", or on one")
                   if args.two_ground else f"every tower on one {base}")
     conclude(deck, cards, standing, counts, time.monotonic() - start, command, world_name,
-             args.record)
+             args.record, sets[1:])
 
 
 @dataclass(frozen=True)
@@ -176,7 +203,8 @@ class World:
     """The towers the facts leave: at most `most` bricks, `height` to `ceiling` lattice units
     tall (None: any), at least `on_base` bricks on the brick on the table, which may stand
     upright if `upright` and lie if `lying`; `ground`: how many bricks on the table (with 2,
-    the second in the same positions, with a brick resting on both)."""
+    the second in the same positions, with a brick resting on both, upright if
+    `upright_bridge`)."""
 
     most: int
     height: int = 0
@@ -185,6 +213,7 @@ class World:
     upright: bool = True
     lying: bool = False
     ground: tuple[int, ...] = (1,)
+    upright_bridge: bool = False
 
 
 def pillar_towers(deck: Deck, judge: Callable[[tuple[Box, ...]], tuple[PlacedBrick, ...] | None],
@@ -195,6 +224,7 @@ def pillar_towers(deck: Deck, judge: Callable[[tuple[Box, ...]], tuple[PlacedBri
     bricks = deck.bricks
     extents = sorted(bricks.extents())
     tallest = max(e[2] for e in extents)
+    bridges = [e for e in extents if bricks.is_vertical(e) or not world.upright_bridge]
     sizes = {k for k in range(2, most + 1) if colour_mixes(bricks, deck.all_used, k)}
     standing: list[tuple[PlacedBrick, ...]] = []
 
@@ -206,7 +236,7 @@ def pillar_towers(deck: Deck, judge: Callable[[tuple[Box, ...]], tuple[PlacedBri
                 chosen[1:-1], chosen[0]):  # a level is complete
             counts["cut: a turned or mirrored tower comes instead"] += 1
             return
-        if chosen[-1][2] > chosen[0][5] and not _rests_on_all_grounded(chosen):
+        if chosen[-1][2] > chosen[0][5] and not _rests_on_all_grounded(chosen, bridges):
             counts["cut: nothing rests on both bricks on the table"] += 1  # none can come now
             return
         on_top = sum(1 for b in chosen if b[2] == chosen[0][5])  # on the brick on the table
@@ -218,7 +248,8 @@ def pillar_towers(deck: Deck, judge: Callable[[tuple[Box, ...]], tuple[PlacedBri
             counts["cut: a part cannot balance"] += 1
             return
         if (len(chosen) in sizes and top >= height and on_top >= on_upright
-                and first_of_turns(chosen[1:], chosen[0]) and _rests_on_all_grounded(chosen)):
+                and first_of_turns(chosen[1:], chosen[0])
+                and _rests_on_all_grounded(chosen, bridges)):
             met = judge(chosen)
             if met is not None and len(standing) < 5:
                 standing.append(met)
@@ -254,7 +285,7 @@ def pillar_towers(deck: Deck, judge: Callable[[tuple[Box, ...]], tuple[PlacedBri
         if 1 in world.ground:
             grow(first, dz)
         if 2 in world.ground:
-            for second in _bridged_bases(first.boxes[0], bases, extents):
+            for second in _bridged_bases(first.boxes[0], bases, bridges):
                 grow(first.add(second), dz)
     return standing
 
@@ -262,7 +293,8 @@ def pillar_towers(deck: Deck, judge: Callable[[tuple[Box, ...]], tuple[PlacedBri
 def _bridged_bases(first: Box, bases: list[tuple[int, int, int]],
                    extents: list[tuple[int, int, int]]) -> list[Box]:
     """Every second brick on the table, in one of the extents `bases`, free of `first`, as
-    tall, and near enough that a brick (in one of `extents`) may rest on both: the places are
+    tall, and near enough that a brick in one of `extents` (the bridges) may rest on both: the
+    places are
     the same for every turn or mirroring of `first` (first_of_turns's cuts stay exact)."""
     reach = max(max(e[:2]) for e in extents)
     found = []
@@ -284,11 +316,12 @@ def _spans(a: Box, b: Box, extent: tuple[int, int, int]) -> bool:
                for k in (0, 1))
 
 
-def _rests_on_all_grounded(boxes: tuple[Box, ...]) -> bool:
-    """Whether some brick rests on every brick on the table."""
+def _rests_on_all_grounded(boxes: tuple[Box, ...], bridges: list[tuple[int, int, int]]
+                           ) -> bool:
+    """Whether a brick in one of the extents `bridges` rests on every brick on the table."""
     grounded = [b for b in boxes if b[2] == 0]
-    return len(grounded) == 1 or any(all(box_rests_on(box, g) for g in grounded)
-                                     for box in boxes)
+    return len(grounded) == 1 or any(
+        box[3:] in bridges and all(box_rests_on(box, g) for g in grounded) for box in boxes)
 
 
 class Partial:

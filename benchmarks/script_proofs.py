@@ -166,22 +166,31 @@ def tower_judge(deck: Deck, conditions: Sequence[Condition], counts: Counter[str
 
 def conclude(deck: Deck, cards: list[str], standing: list[tuple[PlacedBrick, ...]],
              counts: Counter[str], seconds: float, command: str, world: str,
-             record: Path | None) -> None:
+             record: Path | None, others: Sequence[list[str]] = ()) -> None:
     """An enumeration's end: its counts, then the first standing tower that meets the cards
     (checked by check_witness) and the towers written into `record`, or, when none stands,
-    the proof (`world`: what was enumerated, "every tower around a hub")."""
+    the proof (`world`: what was enumerated, "every tower around a hub"). With `others`, sets
+    of cards whose facts leave the same world, `standing` met the cards all the sets hold, and
+    each set is concluded the same way: a set none of those towers meets stays undecided."""
     for name in ENUMERATION_COUNTS:
         print(f"{name:26} {counts[name]:>12}")
     print(f"{seconds:.0f} s")
-    if standing:
-        report_towers(deck, cards, standing, "a standing tower meeting the cards (check_witness "
-                      f"passed; {len(standing)} kept):", record, f"enumeration ({command})")
-        return
-    print(f"no tower meeting {' '.join(cards)} stands: {world} enumerated")
-    if record:
-        record_script_proof(record, deck, tuple(cards), command,
-                            f"{world} enumerated, none stands", "enumeration, not by Z3")
-        print(f"added to {record}")
+    for card_set in [cards, *others]:
+        met = [tower for tower in standing if all(
+            Evaluator(tower, deck.bricks).condition(deck.card(c).condition) for c in card_set)]
+        if met:
+            report_towers(deck, card_set, met, f"a standing tower meeting {' '.join(card_set)} "
+                          f"(check_witness passed; {len(met)} kept):", record,
+                          f"enumeration ({command})")
+        elif standing:
+            print(f"{' '.join(card_set)}: undecided (none of the {len(standing)} standing towers "
+                  "kept that meet the cards every set holds meets these)")
+        else:
+            print(f"no tower meeting {' '.join(card_set)} stands: {world} enumerated")
+            if record:
+                record_script_proof(record, deck, tuple(card_set), command,
+                                    f"{world} enumerated, none stands", "enumeration, not by Z3")
+                print(f"added to {record}")
 
 
 def report_towers(deck: Deck, cards: Sequence[str], towers: list[tuple[PlacedBrick, ...]],
