@@ -285,8 +285,11 @@ def pillar_towers(deck: Deck, judge: Callable[[tuple[Box, ...]], tuple[PlacedBri
         if 1 in world.ground:
             grow(first, dz)
         if 2 in world.ground:
-            for second in _bridged_bases(first.boxes[0], bases, bridges):
+            second_bases = _bridged_bases(first.boxes[0], bases, bridges)
+            for k, second in enumerate(second_bases, start=1):
                 grow(first.add(second), dz)
+                print(f"second brick on the table {k}/{len(second_bases)} ({dx}x{dy}x{dz} first): "
+                      f"{counts['towers']} towers so far", flush=True)
     return standing
 
 
