@@ -71,6 +71,11 @@ bricks on one brick in any position, --height 5 (--lying, no other fact): P13 P1
 1,347,553 towers, 100 stand, none meets the cards (1,894 s). --flat, at most 6 bricks exactly 3
 flat bricks tall (P19 P28 P29 P49 P51's world, measured: Z3 does not prove the count): 208,559
 towers (256 s).
+Two blue uprights (2026-12-05): P39 P48 P51 with P11 or P36 and P22 or P24, one run
+(--bricks 9 --height 4 --at-most 4 --exactly-two --upright-bridge, three --also): the second
+upright in 16 places, three of them up to turns and mirrorings (1,788,137, 2,912,652 and
+1,983,203 towers), 6,683,992 in all, 2 stand, none meets the cards: the four sets conflict
+(5,560 s, beside another process).
 """
 
 from __future__ import annotations
@@ -191,7 +196,9 @@ def main() -> None:
                + "".join(f" --also {' '.join(card_set)}" for card_set in sets[1:]))
     base = "lying brick" if args.flat else "brick" if args.lying else "upright brick"
     bridge = "an upright" if args.upright_bridge else "a brick"
-    world_name = (f"every tower on two of a {base}'s positions with {bridge} resting on both"
+    article = "an" if base == "upright brick" else "a"
+    world_name = (f"every tower on two of {article} {base}'s positions with {bridge} resting on "
+                  "both"
                   + ("" if args.exactly_two else ", or on one")
                   if args.two_ground else f"every tower on one {base}")
     conclude(deck, cards, standing, counts, time.monotonic() - start, command, world_name,
