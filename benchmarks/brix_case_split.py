@@ -23,20 +23,31 @@ hi + 1', so that together they hold every tower (the ranges need no proof: a cou
 them is a case too). A height counts in flat bricks: every top is a whole number of them
 (the bricks' sides are), while "exactly 3 upright bricks tall" and "at least 4" leave out the
 towers 3.5 upright bricks tall. The splits nest in the order given; a case a split does not
-decide is an open case, and any open case leaves the set undecided.
+decide is an open case, and any open case leaves the set undecided. A split whose cases could
+all miss one tower is refused (`_covering`): 'every blue brick rests on exactly 1 brick' and
+'... exactly 2' both miss a tower whose two blue bricks differ.
 """
 
 from __future__ import annotations
 
 import argparse
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from script_proofs import ask, proof_deck, proof_parser, record_script_proof, report_towers
 
 from tower_print.brix.decks import Deck
 from tower_print.brix.geometry import PlacedBrick
-from tower_print.brix.language import Height, parse
+from tower_print.brix.language import (
+    Colour,
+    Condition,
+    Count,
+    Height,
+    Quantified,
+    Related,
+    Selector,
+    parse,
+)
 from tower_print.brix.solver import UNSOLVABLE
 from tower_print.content import UserError
 
@@ -118,6 +129,10 @@ def _splits(parser: argparse.ArgumentParser, deck: Deck, given: list[list[str]]
             conditions = [parse(case, deck.bricks.color_names) for case in split.cases()]
         except UserError as error:
             parser.error(f"--split {text!r}: {error}")
+        if not _covering(deck, conditions):
+            parser.error(f"--split {text!r}: the cases would miss towers; the count must be a "
+                         "clause's own (bricks counted, the height), or under 'every' one of a "
+                         "brick the deck has only one of")
         bricks = deck.bricks
         whole = bricks.length % bricks.thickness == 0 and bricks.width % bricks.thickness == 0
         if any(isinstance(clause, Height) and (clause.unit != "flat bricks" or not whole)
@@ -126,6 +141,35 @@ def _splits(parser: argparse.ArgumentParser, deck: Deck, given: list[list[str]]
                          "whole number of them), or the cases miss the heights between")
         splits.append(split)
     return splits
+
+
+def _covering(deck: Deck, conditions: list[Condition]) -> bool:
+    """Whether every tower meets one of the cases: each a single clause, differing only in the
+    clause's own count (how many bricks do something, how tall the tower is), or under 'every'
+    in a relation's count for a subject at most one brick can be ('every gray brick rests on
+    exactly 2 bricks' with one gray brick: true of every tower without it). 'every blue brick
+    rests on exactly 1 brick' and '... exactly 2' both miss a tower whose two blues differ."""
+    if any(len(condition.clauses) != 1 for condition in conditions):
+        return False
+    clauses = [condition.clauses[0] for condition in conditions]
+    first = clauses[0]
+    if not all(type(clause) is type(first) for clause in clauses):
+        return False
+    if isinstance(first, (Count, Height, Quantified)) and all(
+            replace(clause, quant=first.quant) == first for clause in clauses):
+        return True
+    return (isinstance(first, Quantified) and first.quant.kind == "every"
+            and isinstance(first.pred, Related) and _at_most_one(deck, first.subject)
+            and all(isinstance(clause.pred, Related) and replace(
+                clause, pred=replace(clause.pred, quant=first.pred.quant)) == first
+                for clause in clauses))
+
+
+def _at_most_one(deck: Deck, subject: Selector) -> bool:
+    """Whether at most one of the deck's bricks can be `subject` (it names a colour the deck has
+    one brick of)."""
+    return any(sum(brick.color in pred.colours for brick in deck.bricks.bricks) <= 1
+               for pred in subject.preds if isinstance(pred, Colour))
 
 
 def _split(deck: Deck, cards: list[str], splits: list[Split], case: list[str], timeout: float,
