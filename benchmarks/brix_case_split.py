@@ -16,6 +16,11 @@ at the very top, 3 upright bricks high, bridging two bricks that do not touch) s
 undecided at 60 s, and with 'every gray brick rests on exactly 3 bricks', 'the tower is
 exactly 3 upright bricks tall' and 'there are exactly 9 bricks' Z3 built a tower in 85 s: two
 lying bricks meeting at one corner under the gray brick, a third beside them.
+Green's sets (2026-12-05): those with G32 (4 upright bricks tall), G34 and G40 leave one brick
+on the table; told that, the height (8 flat bricks), how many bricks rest on it (1) and how many
+rest on two or more, Z3 finds every case impossible for G26 G27 G32 G34 G40 (19 cases, 458 s),
+G14 G27 G32 G34 G40 (17, 120 s a case), G27 G32 G34 G39 G40 and G13 G25 G26 G32 G40 (150 s a
+case), and the G24 G29 G34 sets by bricks on the table within 30-260 s.
 
 Cases: each --split is a count's text with {} where its quantifier goes, and a range lo..hi:
 the cases are 'exactly v' for each v in lo..hi, 'at most lo - 1' (when lo > 0) and 'at least
