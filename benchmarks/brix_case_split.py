@@ -173,7 +173,7 @@ def _covering(deck: Deck, conditions: list[Condition]) -> bool:
 def _at_most_one(deck: Deck, subject: Selector) -> bool:
     """Whether at most one of the deck's bricks can be `subject` (it names a colour the deck has
     one brick of)."""
-    return any(sum(brick.color in pred.colours for brick in deck.bricks.bricks) <= 1
+    return any(sum(len(deck.bricks.by_color(colour)) for colour in pred.colours) <= 1
                for pred in subject.preds if isinstance(pred, Colour))
 
 
