@@ -31,16 +31,26 @@ towers 3.5 upright bricks tall. The splits nest in the order given; a case a spl
 decide is an open case, and any open case leaves the set undecided. A split whose cases could
 all miss one tower is refused (`_covering`): 'every blue brick rests on exactly 1 brick' and
 '... exactly 2' both miss a tower whose two blue bricks differ.
+
+--log FILE: each case's answer is written there as it comes, so that a run stopped for time goes
+on where it stopped: a case the log holds as impossible is not asked again, nor one it holds as
+undecided at this --timeout or longer (its subcases are asked). The answers are the deck's and
+the cards' own, whatever the splits: a log of other cards, or of another version of the deck
+(its fingerprint), is refused. A tower is not logged; its case is asked again.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import time
+from contextlib import suppress
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 from script_proofs import ask, proof_deck, proof_parser, record_script_proof, report_towers
 
+from tower_print.brix.conflicts import deck_fingerprint
 from tower_print.brix.decks import Deck
 from tower_print.brix.geometry import PlacedBrick
 from tower_print.brix.language import (
@@ -88,12 +98,16 @@ def main() -> None:
     parser.add_argument("--split", nargs=3, action="append", required=True,
                         metavar=("TEXT", "LOW", "HIGH"),
                         help="a count with {} for its quantifier, and the values to ask")
+    parser.add_argument("--log", type=Path,
+                        help="write each case's answer here; a run given the log of a stopped "
+                             "one does not ask again what it answered")
     args = parser.parse_args()
     deck, cards = proof_deck(parser, args)
     splits = _splits(parser, deck, args.split)
+    log = CaseLog(args.log, deck, cards) if args.log else None
     start = time.monotonic()
     outcome = Outcome()
-    _split(deck, cards, splits, [], args.timeout, outcome)
+    _split(deck, cards, splits, [], args.timeout, outcome, log)
     elapsed = time.monotonic() - start
     command = " ".join(["python benchmarks/brix_case_split.py --deck", args.deck, "--cards",
                         *cards, *(f'--split "{s.text}" {s.low} {s.high}' for s in splits),
@@ -104,12 +118,16 @@ def main() -> None:
                       f"{case} (check_witness passed), {elapsed:.0f} s:", args.record,
                       f"Z3 with the cards and '{case}' ({command})")
         return
+    if log and log.reused:
+        elapsed_note = f"{elapsed:.0f} s this run; {log.reused} answers from {args.log}"
+    else:
+        elapsed_note = f"{elapsed:.0f} s"
     if outcome.open:
         print(f"undecided: {len(outcome.open)} cases open, {outcome.closed} impossible "
-              f"({elapsed:.0f} s)")
+              f"({elapsed_note})")
         raise SystemExit(3)
     print(f"no tower meets {' '.join(cards)}: Z3 found each of the {outcome.closed} cases "
-          f"impossible ({elapsed:.0f} s)")
+          f"impossible ({elapsed_note})")
     if args.record:
         try:
             record_script_proof(args.record, deck, tuple(cards), command,
@@ -177,22 +195,66 @@ def _at_most_one(deck: Deck, subject: Selector) -> bool:
                for pred in subject.preds if isinstance(pred, Colour))
 
 
+class CaseLog:
+    """--log: one JSON line per answered case after a first line naming the deck (with its
+    fingerprint) and the cards; a line cut off by a stop is left out, and its case asked again."""
+
+    def __init__(self, path: Path, deck: Deck, cards: list[str]) -> None:
+        self.path = path
+        self.run = {"deck": deck.name, "fingerprint": deck_fingerprint(deck), "cards": cards}
+        self.answers: dict[tuple[str, ...], tuple[str, float]] = {}
+        self.reused = 0
+        if not path.exists() or not path.read_text().strip():
+            path.write_text(json.dumps({"run": self.run}) + "\n")
+            return
+        lines = path.read_text().splitlines()
+        head = json.loads(lines[0])
+        if head.get("run") != self.run:
+            raise SystemExit(f"{path}: the log of another run ({head.get('run')}); this one is "
+                             f"{self.run}")
+        for line in lines[1:]:
+            with suppress(json.JSONDecodeError, KeyError, TypeError):
+                entry = json.loads(line)
+                self.answers[tuple(entry["case"])] = (entry["status"], float(entry["timeout"]))
+
+    def answer(self, case: list[str], timeout: float) -> str | None:
+        """The logged answer that stands for this run: impossible, or undecided at this
+        timeout or a longer one."""
+        status, asked_for = self.answers.get(tuple(case), ("", 0.0))
+        if status == UNSOLVABLE or (status and asked_for >= timeout):
+            self.reused += 1
+            return status
+        return None
+
+    def write(self, case: list[str], status: str, timeout: float) -> None:
+        entry = {"case": case, "status": status, "timeout": timeout}
+        with self.path.open("a") as out:
+            out.write("\n" + json.dumps(entry) + "\n")  # after a line a stop may have cut
+
+
 def _split(deck: Deck, cards: list[str], splits: list[Split], case: list[str], timeout: float,
-           outcome: Outcome) -> None:
+           outcome: Outcome, log: CaseLog | None) -> None:
     """Every case of the first split under `case`, each undecided one split by the rest;
     stops at the first tower."""
     for text in splits[0].cases():
         asked = [*case, text]
-        start = time.monotonic()
-        status, tower = ask(deck, cards, asked, timeout)
-        print(f"{'; '.join(asked)}: {status} ({time.monotonic() - start:.1f} s)", flush=True)
+        logged = log.answer(asked, timeout) if log else None
+        if logged is not None:
+            status, tower = logged, None
+            print(f"{'; '.join(asked)}: {status} (logged)", flush=True)
+        else:
+            start = time.monotonic()
+            status, tower = ask(deck, cards, asked, timeout)
+            print(f"{'; '.join(asked)}: {status} ({time.monotonic() - start:.1f} s)", flush=True)
+            if log and tower is None:
+                log.write(asked, status, timeout)
         if tower is not None:
             outcome.tower, outcome.case = tower, asked
             return
         if status == UNSOLVABLE:
             outcome.closed += 1
         elif len(splits) > 1:
-            _split(deck, cards, splits[1:], asked, timeout, outcome)
+            _split(deck, cards, splits[1:], asked, timeout, outcome, log)
             if outcome.tower is not None:
                 return
         else:

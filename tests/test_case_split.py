@@ -9,10 +9,12 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
-from brix_case_split import Split, _covering  # noqa: E402
+import brix_case_split  # noqa: E402
+from brix_case_split import CaseLog, Outcome, Split, _covering, _split  # noqa: E402
 
 from tower_print.brix.decks import shipped_deck  # noqa: E402
 from tower_print.brix.language import parse  # noqa: E402
+from tower_print.brix.solver import UNKNOWN, UNSOLVABLE  # noqa: E402
 
 
 @pytest.mark.parametrize(("text", "covers"), [
@@ -29,3 +31,51 @@ def test_a_split_is_kept_only_when_its_cases_hold_every_tower(text: str, covers:
     deck = shipped_deck("pink")
     cases = [parse(case, deck.bricks.color_names) for case in Split(text, 1, 2).cases()]
     assert _covering(deck, cases) is covers
+
+
+def _run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, answers: dict[str, str],
+         timeout: float) -> tuple[Outcome, list[list[str]]]:
+    """The split of G04 G05 by brick count and height with a log, Z3's answers faked: the
+    last case's status by its text, impossible otherwise."""
+    asked: list[list[str]] = []
+
+    def fake_ask(deck: object, cards: object, texts: list[str], seconds: float
+                 ) -> tuple[str, None]:
+        asked.append(texts)
+        return answers.get(texts[-1], UNSOLVABLE), None
+
+    monkeypatch.setattr(brix_case_split, "ask", fake_ask)
+    deck = shipped_deck("green")
+    log = CaseLog(tmp_path / "run.jsonl", deck, ["G04", "G05"])
+    outcome = Outcome()
+    _split(deck, ["G04", "G05"], [Split("there are {} bricks", 2, 2),
+                                   Split("the tower is {} flat bricks tall", 1, 1)],
+           [], timeout, outcome, log)
+    return outcome, asked
+
+
+def test_a_run_given_its_log_asks_only_what_the_log_leaves(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    undecided = {"there are exactly 2 bricks": UNKNOWN}
+    first, asked = _run(tmp_path, monkeypatch, undecided, 10)
+    assert (first.closed, len(asked)) == (5, 6)  # 3 counts, the undecided one split in 3
+    again, asked = _run(tmp_path, monkeypatch, undecided, 10)
+    assert (again.closed, asked) == (5, [])
+    _, asked = _run(tmp_path, monkeypatch, {}, 20)  # undecided at 10 s: asked at 20 s
+    assert asked == [["there are exactly 2 bricks"]]
+
+
+def test_a_log_cut_off_mid_line_loses_only_that_case(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _run(tmp_path, monkeypatch, {}, 10)
+    log = tmp_path / "run.jsonl"
+    log.write_text(log.read_text().rstrip()[:-5])
+    _, asked = _run(tmp_path, monkeypatch, {}, 10)
+    assert asked == [["there are at least 3 bricks"]]
+
+
+def test_a_log_of_other_cards_is_refused(tmp_path: Path) -> None:
+    deck = shipped_deck("green")
+    CaseLog(tmp_path / "run.jsonl", deck, ["G04", "G05"])
+    with pytest.raises(SystemExit, match="the log of another run"):
+        CaseLog(tmp_path / "run.jsonl", deck, ["G04", "G06"])
