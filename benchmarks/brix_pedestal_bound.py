@@ -65,8 +65,8 @@ def main() -> None:
     prove_facts(deck, cards, [fact.format(c=args.pedestal, k1=args.at_least - 1)
                               for fact in FACTS], args.timeout, args.record)
     n = len(deck.bricks.bricks)
-    places = resting_places(deck, args.pedestal)
     base, margin = pedestal(deck, args.pedestal), deck.bricks.stability_margin
+    places = resting_places(deck, base)
     loads = [least_load(box_of(brick), [box_of(base)], margin) for brick in places]
     assert all((load == 0) == stands((base, brick), margin)
                for brick, load in zip(places, loads, strict=True)), "statics disagrees"
@@ -97,9 +97,8 @@ def pedestal(deck: Deck, colour: str) -> PlacedBrick:
     return PlacedBrick(f"{colour}-1", colour, 0, 0, 0, *upright)
 
 
-def resting_places(deck: Deck, colour: str) -> list[PlacedBrick]:
-    """Every lying brick on the pedestal's top that shares face area with it."""
-    base = pedestal(deck, colour)
+def resting_places(deck: Deck, base: PlacedBrick) -> list[PlacedBrick]:
+    """Every lying brick on the base's top that shares face area with it."""
     return [PlacedBrick("lying", "lying", x, y, base.dz, dx, dy, dz)
             for dx, dy, dz in sorted(deck.bricks.extents())
             if not deck.bricks.is_vertical((dx, dy, dz))

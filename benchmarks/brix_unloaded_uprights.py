@@ -1,0 +1,145 @@
+"""When the bricks lying on the one lying brick on the table need all the weight above them,
+the uprights on the table carry nothing, and the tower without them must stand by itself.
+
+    python benchmarks/brix_unloaded_uprights.py --deck pink --cards P18 P28 P30 P34 P44
+    python benchmarks/brix_unloaded_uprights.py --deck pink --cards P18 P28 P30 P34 P44 \
+        --record content/brix/conflicts/pink.yaml   # the proof written there
+
+Why: audits leave pink's P18 P28 P30 P34 P44 undecided ("exactly 3 bricks touch the ground",
+"the tower is exactly 3 flat bricks tall", "exactly 2 bricks share the top height", "use all
+nine bricks", "every other brick's top is higher than the gray one's"). Told the counts below,
+Z3 keeps building candidates that fall (four bricks round the gray one, each on a corner of
+it) and does not close the case; the short tower enumeration places at most 2 bricks on the
+table, and with three the upright pairs are too many to place.
+
+The facts (Z3 proves each: no standing tower meets the cards and the fact's negation, `FACTS`):
+(1) the base brick (--base, a colour the deck has one brick of) lies on the table, and every
+other brick there stands upright; (2) there are U upright bricks (--uprights), all on the table;
+(3) the tower is exactly 3 flat bricks tall; (4) there are n bricks (--bricks); (5) between lo
+and hi bricks rest on the base (--resting).
+
+The argument, in the statics model (tower_print/brix/statics.py): every brick off the table
+rests on a lower one (side contacts carry nothing) and every z is even (bricks are 2 or 4 high),
+so the bricks off the table lie (2): k of them at z = 2 on the base alone (the only top at 2),
+m = n - 1 - U - k at z = 4 on tops at 4 (the k, the uprights), none higher (3), and m >= 1 (a
+top at 6). The m carry nothing (their tops are the highest): m brick weights in all go down
+onto the k and the uprights. Each of the k needs a least load from above to stand on the base
+(`script_proofs.least_load`, as in brix_pedestal_bound.py), and every set of k free lying places
+on the base is tried (`resting_sets`): one needing more than m cannot stand; when every other
+needs exactly m, the k take all of the m weights and the uprights none. With no force on the
+uprights, the forces on the other bricks balance by themselves, so the tower without the
+uprights stands (statics.stands: non-negative forces at the contacts' corners balancing each
+brick; the centre tests on its parts follow from those forces), and it is joined: each of the m
+presses on some of the k. It is then one of the towers of 1 + k + m bricks on the base alone, k
+at z = 2 and m at z = 4, which the short tower enumeration's `Search` enumerates in full (pruned
+only by conditions every standing tower meets): when none of those stands, no tower meets the
+cards. A set of k needing less than m ends the run without a conclusion.
+
+Results (2026-12-06): P18 P28 P30 P34 P44 (U = 2, k = 4, n = 9, so m = 2): 46 places for a
+lying brick on the lying gray top; 1,072 sets of 4 free ones, all needing at least 2 brick
+weights and one (an 8 x 4 slab centred on the gray brick, half a weight each) exactly 2; its
+towers of 7 bricks on the gray brick alone: 406 enumerated, 39 past the centre tests, none stands.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from brix_pedestal_bound import resting_places, resting_sets
+from brix_short_tower_enumeration import EXTENTS, Options, Search
+from script_proofs import (
+    least_load,
+    proof_deck,
+    proof_parser,
+    prove_facts,
+    record_script_proof,
+)
+
+from tower_print.brix.decks import Deck
+from tower_print.brix.geometry import PlacedBrick
+from tower_print.brix.shape_library import box_of
+
+
+def negations(base: str, uprights: int, bricks: int, every: int, lo: int, hi: int) -> list[str]:
+    """The negations of facts (1)-(5), each of which Z3 must prove impossible with the cards;
+    those no tower can meet (fewer than none, more bricks than the deck has) are left out."""
+    return [f"no {base} brick touches the ground", f"some {base} brick is vertical",
+            "at least 2 horizontal bricks touch the ground",
+            f"there are at least {uprights + 1} vertical bricks",
+            *([f"at most {uprights - 1} vertical bricks touch the ground"] if uprights else []),
+            "the tower is at most 2 flat bricks tall", "the tower is at least 4 flat bricks tall",
+            f"there are at most {bricks - 1} bricks",
+            *([f"there are at least {bricks + 1} bricks"] if bricks < every else []),
+            f"at most {lo - 1} bricks rest on some {base} brick",
+            f"at least {hi + 1} bricks rest on some {base} brick"]
+
+
+def main() -> None:
+    parser = proof_parser(__doc__.split("\n\n")[0], ["P18", "P28", "P30", "P34", "P44"],
+                          "the proof")
+    parser.add_argument("--base", default="gray",
+                        help="the colour of the lying brick on the table (one in the deck)")
+    parser.add_argument("--uprights", type=int, default=2, help="U: the upright bricks")
+    parser.add_argument("--bricks", type=int, help="n: the bricks (default: all the deck's)")
+    parser.add_argument("--resting", type=int, nargs=2, default=[4, 4], metavar=("LO", "HI"),
+                        help="how many bricks rest on the base, at least and at most")
+    args = parser.parse_args()
+    deck, cards = proof_deck(parser, args)
+    every = len(deck.bricks.bricks)
+    n = args.bricks or every
+    lo, hi = args.resting
+    if len(deck.bricks.by_color(args.base)) != 1:
+        parser.error(f"the {args.deck} deck must have exactly one {args.base} brick")
+    if not (args.uprights >= 0 and 1 <= lo <= hi and n <= every):
+        parser.error("--uprights from 0, --resting from 1 with LO <= HI, --bricks at most "
+                     f"the deck's {every}")
+    if sorted(deck.bricks.extents()) != sorted(EXTENTS):
+        parser.error("the enumeration is for 4 x 2 x 2 bricks")
+    prove_facts(deck, cards, negations(args.base, args.uprights, n, every, lo, hi),
+                args.timeout, args.record)
+    base = _lying_base(deck, args.base)
+    places = resting_places(deck, base)
+    margin = deck.bricks.stability_margin
+    loads = [least_load(box_of(place), [box_of(base)], margin) for place in places]
+    print(f"{len(places)} places for a lying brick on the lying {args.base} top")
+    found = []
+    for k in range(lo, hi + 1):
+        above = n - 1 - args.uprights - k
+        if above < 1:
+            print(f"k = {k}: no brick left to reach 3 flat bricks")
+            continue
+        sets = [chosen for chosen in resting_sets(places, k) if len(chosen) == k]
+        needs = [sum((loads[i] for i in chosen), Fraction(0)) for chosen in sets]
+        short = [chosen for chosen, need in zip(sets, needs, strict=True) if need < above]
+        if short:
+            print("not excluded:", [places[i] for i in short[0]], f"needs less than {above}")
+            raise SystemExit("no conclusion: the uprights may carry some of the weight")
+        exact = sum(need == above for need in needs)
+        counts = Search((box_of(base),), (1 + k + above, 0, 0, above, 1), None,
+                        Options(args.deck, ())).run().counts
+        print(f"k = {k}: {len(sets)} sets of {k} free lying bricks on it, {exact} needing exactly "
+              f"the {above} brick weights above them and the others more; towers of "
+              f"{1 + k + above} on the {args.base} brick alone: {counts['towers']} enumerated, "
+              f"{counts['centres over supports']} past the centre tests, {counts['stand']} stand")
+        if counts["stand"]:
+            raise SystemExit("no conclusion: a tower without the uprights stands")
+        found.append(f"{exact} of {len(sets)} sets of {k} need all {above} weights above, "
+                     f"{counts['towers']} towers without the uprights, none stands")
+    print(f"no tower meeting {' '.join(cards)} stands")
+    if args.record:
+        command = (f"python benchmarks/brix_unloaded_uprights.py --deck {args.deck} --cards "
+                   f"{' '.join(cards)} --base {args.base} --uprights {args.uprights} --bricks {n}"
+                   f" --resting {lo} {hi}")
+        record_script_proof(args.record, deck, tuple(cards), command, "; ".join(found),
+                            "a load bound and an enumeration, not by Z3")
+        print(f"added to {args.record}")
+
+
+def _lying_base(deck: Deck, colour: str) -> PlacedBrick:
+    """The base lying along x at the origin (along y is the same up to a turn)."""
+    lying = max(e for e in deck.bricks.extents() if not deck.bricks.is_vertical(e))
+    return PlacedBrick(f"{colour}-1", colour, 0, 0, 0, *lying)
+
+
+if __name__ == "__main__":
+    main()
