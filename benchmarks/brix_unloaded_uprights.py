@@ -4,6 +4,8 @@ the uprights on the table carry nothing, and the tower without them must stand b
     python benchmarks/brix_unloaded_uprights.py --deck pink --cards P18 P28 P30 P34 P44
     python benchmarks/brix_unloaded_uprights.py --deck pink --cards P18 P28 P30 P34 P44 \
         --record content/brix/conflicts/pink.yaml   # the proof written there
+    python benchmarks/brix_unloaded_uprights.py --deck pink --cards P28 P30 P34 P44 P54 \
+        --uprights 0 2 --resting 0 8   # every count of uprights and of bricks on the base
 
 Why: audits leave pink's P18 P28 P30 P34 P44 undecided ("exactly 3 bricks touch the ground",
 "the tower is exactly 3 flat bricks tall", "exactly 2 bricks share the top height", "use all
@@ -12,11 +14,14 @@ Z3 keeps building candidates that fall (four bricks round the gray one, each on 
 it) and does not close the case; the short tower enumeration places at most 2 bricks on the
 table, and with three the upright pairs are too many to place.
 
-The facts (Z3 proves each: no standing tower meets the cards and the fact's negation, `FACTS`):
-(1) the base brick (--base, a colour the deck has one brick of) lies on the table, and every
-other brick there stands upright; (2) there are U upright bricks (--uprights), all on the table;
-(3) the tower is exactly 3 flat bricks tall; (4) there are n bricks (--bricks); (5) between lo
-and hi bricks rest on the base (--resting).
+The facts (Z3 proves each: no standing tower meets the cards and the fact's negation,
+`negations`): (1) the base brick (--base, a colour the deck has one brick of) lies on the table,
+and every other brick there stands upright; (2) between ulo and uhi uprights stand on the table
+(--uprights), and, asked for each count U, there are no other uprights; (3) the tower is
+exactly 3 flat bricks tall; (4) there are n bricks (--bricks); (5) between lo and hi bricks rest
+on the base (--resting). Each case (U uprights on the table, k bricks on the base) is then
+closed by the argument below or, where that has no conclusion, by Z3 (no standing tower meets
+the cards and the case); a case Z3 does not close ends the run without a conclusion.
 
 The argument, in the statics model (tower_print/brix/statics.py): every brick off the table
 rests on a lower one (side contacts carry nothing) and every z is even (bricks are 2 or 4 high),
@@ -33,44 +38,54 @@ brick; the centre tests on its parts follow from those forces), and it is joined
 presses on some of the k. It is then one of the towers of 1 + k + m bricks on the base alone, k
 at z = 2 and m at z = 4, which the short tower enumeration's `Search` enumerates in full (pruned
 only by conditions every standing tower meets): when none of those stands, no tower meets the
-cards. A set of k needing less than m ends the run without a conclusion.
+cards. When a set of k needs less than m, the uprights may carry the rest, and Z3 is asked.
 
 Results (2026-12-06): P18 P28 P30 P34 P44 (U = 2, k = 4, n = 9, so m = 2): 46 places for a
 lying brick on the lying gray top; 1,072 sets of 4 free ones, all needing at least 2 brick
 weights and one (an 8 x 4 slab centred on the gray brick, half a weight each) exactly 2; its
 towers of 7 bricks on the gray brick alone: 406 enumerated, 39 past the centre tests, none stands.
+P28 P30 P34 P44 P54 (U = 0-2, k = 0-8; 26 s): Z3 closes every case with k <= 4 but U = 2, k = 4
+(0.5-1.2 s each), which the argument closes as above; k >= 5 needs more weight than is left.
 """
 
 from __future__ import annotations
 
+import argparse
+import time
 from fractions import Fraction
 
 from brix_pedestal_bound import resting_places, resting_sets
 from brix_short_tower_enumeration import EXTENTS, Options, Search
 from script_proofs import (
+    ask,
     least_load,
     proof_deck,
     proof_parser,
     prove_facts,
     record_script_proof,
+    report_towers,
 )
 
 from tower_print.brix.decks import Deck
 from tower_print.brix.geometry import PlacedBrick
 from tower_print.brix.shape_library import box_of
+from tower_print.brix.solver import UNSOLVABLE
 
 
-def negations(base: str, uprights: int, bricks: int, every: int, lo: int, hi: int) -> list[str]:
-    """The negations of facts (1)-(5), each of which Z3 must prove impossible with the cards;
-    those no tower can meet (fewer than none, more bricks than the deck has) are left out."""
+def negations(base: str, uprights: tuple[int, int], bricks: int, every: int,
+              resting: tuple[int, int]) -> list[str]:
+    """The negations of facts (1)-(5) that hold for every case, each of which Z3 must prove
+    impossible with the cards; those no tower can meet (fewer than none, more bricks than the
+    deck has) are left out. Fact (2) is asked per count of uprights (`_all_on_the_table`)."""
+    (ulo, uhi), (lo, hi) = uprights, resting
     return [f"no {base} brick touches the ground", f"some {base} brick is vertical",
             "at least 2 horizontal bricks touch the ground",
-            f"there are at least {uprights + 1} vertical bricks",
-            *([f"at most {uprights - 1} vertical bricks touch the ground"] if uprights else []),
+            *([f"at most {ulo - 1} vertical bricks touch the ground"] if ulo else []),
+            f"at least {uhi + 1} vertical bricks touch the ground",
             "the tower is at most 2 flat bricks tall", "the tower is at least 4 flat bricks tall",
             f"there are at most {bricks - 1} bricks",
             *([f"there are at least {bricks + 1} bricks"] if bricks < every else []),
-            f"at most {lo - 1} bricks rest on some {base} brick",
+            *([f"at most {lo - 1} bricks rest on some {base} brick"] if lo else []),
             f"at least {hi + 1} bricks rest on some {base} brick"]
 
 
@@ -79,7 +94,8 @@ def main() -> None:
                           "the proof")
     parser.add_argument("--base", default="gray",
                         help="the colour of the lying brick on the table (one in the deck)")
-    parser.add_argument("--uprights", type=int, default=2, help="U: the upright bricks")
+    parser.add_argument("--uprights", type=int, nargs="+", default=[2], metavar="U",
+                        help="U: the upright bricks, one count or the least and the most")
     parser.add_argument("--bricks", type=int, help="n: the bricks (default: all the deck's)")
     parser.add_argument("--resting", type=int, nargs=2, default=[4, 4], metavar=("LO", "HI"),
                         help="how many bricks rest on the base, at least and at most")
@@ -88,14 +104,15 @@ def main() -> None:
     every = len(deck.bricks.bricks)
     n = args.bricks or every
     lo, hi = args.resting
+    ulo, uhi = args.uprights[0], args.uprights[-1]
     if len(deck.bricks.by_color(args.base)) != 1:
         parser.error(f"the {args.deck} deck must have exactly one {args.base} brick")
-    if not (args.uprights >= 0 and 1 <= lo <= hi and n <= every):
-        parser.error("--uprights from 0, --resting from 1 with LO <= HI, --bricks at most "
-                     f"the deck's {every}")
+    if not (len(args.uprights) <= 2 and 0 <= ulo <= uhi and 0 <= lo <= hi and n <= every):
+        parser.error("--uprights one count or two from 0, the first no larger; --resting from 0 "
+                     f"with LO <= HI; --bricks at most the deck's {every}")
     if sorted(deck.bricks.extents()) != sorted(EXTENTS):
         parser.error("the enumeration is for 4 x 2 x 2 bricks")
-    prove_facts(deck, cards, negations(args.base, args.uprights, n, every, lo, hi),
+    prove_facts(deck, cards, negations(args.base, (ulo, uhi), n, every, (lo, hi)),
                 args.timeout, args.record)
     base = _lying_base(deck, args.base)
     places = resting_places(deck, base)
@@ -103,36 +120,66 @@ def main() -> None:
     loads = [least_load(box_of(place), [box_of(base)], margin) for place in places]
     print(f"{len(places)} places for a lying brick on the lying {args.base} top")
     found = []
-    for k in range(lo, hi + 1):
-        above = n - 1 - args.uprights - k
-        if above < 1:
-            print(f"k = {k}: no brick left to reach 3 flat bricks")
-            continue
-        sets = [chosen for chosen in resting_sets(places, k) if len(chosen) == k]
-        needs = [sum((loads[i] for i in chosen), Fraction(0)) for chosen in sets]
-        short = [chosen for chosen, need in zip(sets, needs, strict=True) if need < above]
-        if short:
-            print("not excluded:", [places[i] for i in short[0]], f"needs less than {above}")
-            raise SystemExit("no conclusion: the uprights may carry some of the weight")
-        exact = sum(need == above for need in needs)
-        counts = Search((box_of(base),), (1 + k + above, 0, 0, above, 1), None,
-                        Options(args.deck, ())).run().counts
-        print(f"k = {k}: {len(sets)} sets of {k} free lying bricks on it, {exact} needing exactly "
-              f"the {above} brick weights above them and the others more; towers of "
-              f"{1 + k + above} on the {args.base} brick alone: {counts['towers']} enumerated, "
-              f"{counts['centres over supports']} past the centre tests, {counts['stand']} stand")
-        if counts["stand"]:
-            raise SystemExit("no conclusion: a tower without the uprights stands")
-        found.append(f"{exact} of {len(sets)} sets of {k} need all {above} weights above, "
-                     f"{counts['towers']} towers without the uprights, none stands")
+    for uprights in range(ulo, uhi + 1):
+        on_table = f"exactly {uprights} vertical bricks touch the ground"
+        _impossible(deck, cards, [on_table, f"there are at least {uprights + 1} vertical bricks"],
+                    args)
+        for k in range(lo, hi + 1):
+            above = n - 1 - uprights - k
+            case = f"U = {uprights}, k = {k}"
+            if above < 1:
+                print(f"{case}: no brick left to reach 3 flat bricks")
+                continue
+            finding = _unloaded(deck, args.base, base, places, loads, k, above)
+            if finding is None:  # some set may leave weight for the uprights: Z3 must close it
+                _impossible(deck, cards, [on_table, f"exactly {k} bricks rest on some "
+                                                    f"{args.base} brick"], args)
+                finding = "Z3"
+            print(f"{case}: {finding}")
+            found.append(f"{case}: {finding}")
     print(f"no tower meeting {' '.join(cards)} stands")
     if args.record:
         command = (f"python benchmarks/brix_unloaded_uprights.py --deck {args.deck} --cards "
-                   f"{' '.join(cards)} --base {args.base} --uprights {args.uprights} --bricks {n}"
-                   f" --resting {lo} {hi}")
+                   f"{' '.join(cards)} --base {args.base} --uprights "
+                   f"{' '.join(map(str, sorted({ulo, uhi})))} --bricks {n} --resting {lo} {hi}")
         record_script_proof(args.record, deck, tuple(cards), command, "; ".join(found),
                             "a load bound and an enumeration, not by Z3")
         print(f"added to {args.record}")
+
+
+def _impossible(deck: Deck, cards: list[str], texts: list[str], args: argparse.Namespace
+                ) -> None:
+    """Z3 must find no standing tower meeting the cards and `texts` (a case); a tower it finds
+    meets the cards (check_witness), is recorded with --record, and ends the run."""
+    start = time.monotonic()
+    status, tower = ask(deck, cards, texts, args.timeout)
+    print(f"'{'; '.join(texts)}' with the cards: {status} ({time.monotonic() - start:.1f} s)")
+    if tower is not None:
+        report_towers(deck, cards, [tower], "a standing tower meeting the cards (check_witness "
+                      "passed):", args.record, f"Z3 with the cards and '{'; '.join(texts)}'")
+        raise SystemExit(0)
+    if status != UNSOLVABLE:
+        raise SystemExit("a case the proof needs closed is not: no conclusion")
+
+
+def _unloaded(deck: Deck, colour: str, base: PlacedBrick, places: list[PlacedBrick],
+              loads: list[Fraction], k: int, above: int) -> str | None:
+    """The weight argument for k bricks on the base and `above` bricks over them: what closes
+    the case, or None when some set of k needs less than `above` (the uprights might carry
+    the rest). Exits without a conclusion when a tower without the uprights stands."""
+    sets = [chosen for chosen in resting_sets(places, k) if len(chosen) == k]
+    needs = [sum((loads[i] for i in chosen), Fraction(0)) for chosen in sets]
+    if any(need < above for need in needs):
+        return None
+    exact = sum(need == above for need in needs)
+    counts = Search((box_of(base),), (1 + k + above, 0, 0, above, 1), None,
+                    Options(deck.name, ())).run().counts
+    if counts["stand"]:
+        raise SystemExit(f"no conclusion: a tower of {1 + k + above} on the {colour} brick "
+                         "alone stands")
+    return (f"{exact} of {len(sets)} sets of {k} lying on it need exactly the weight of the "
+            f"{above} above, the others more; {counts['towers']} towers without the uprights, "
+            "none stands")
 
 
 def _lying_base(deck: Deck, colour: str) -> PlacedBrick:

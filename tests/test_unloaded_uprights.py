@@ -35,7 +35,7 @@ def test_four_bricks_on_a_lying_brick_need_two_weights_only_as_a_slab_centred_on
 
 
 def test_negations_leave_out_what_no_tower_can_meet() -> None:
-    asked = negations("gray", 0, 9, 9, 1, 4)
-    assert "there are at least 1 vertical bricks" in asked
+    asked = negations("gray", (0, 2), 9, 9, (0, 8))
+    assert "at least 3 vertical bricks touch the ground" in asked
     assert not any("-1" in text or "at least 10 bricks" in text for text in asked)
-    assert "there are at least 9 bricks" in negations("gray", 2, 8, 9, 4, 4)
+    assert "there are at least 9 bricks" in negations("gray", (2, 2), 8, 9, (4, 4))
