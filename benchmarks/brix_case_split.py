@@ -104,7 +104,10 @@ def main() -> None:
     args = parser.parse_args()
     deck, cards = proof_deck(parser, args)
     splits = _splits(parser, deck, args.split)
-    log = CaseLog(args.log, deck, cards) if args.log else None
+    try:
+        log = CaseLog(args.log, deck, cards) if args.log else None
+    except (OSError, ValueError) as error:  # unwritable, not a log, or another run's
+        parser.error(f"--log {args.log}: {error}")
     start = time.monotonic()
     outcome = Outcome()
     _split(deck, cards, splits, [], args.timeout, outcome, log)
@@ -209,9 +212,9 @@ class CaseLog:
             return
         lines = path.read_text().splitlines()
         head = json.loads(lines[0])
-        if head.get("run") != self.run:
-            raise SystemExit(f"{path}: the log of another run ({head.get('run')}); this one is "
-                             f"{self.run}")
+        if not isinstance(head, dict) or head.get("run") != self.run:
+            run = head.get("run") if isinstance(head, dict) else head
+            raise ValueError(f"the log of another run ({run}); this one is {self.run}")
         for line in lines[1:]:
             with suppress(json.JSONDecodeError, KeyError, TypeError):
                 entry = json.loads(line)

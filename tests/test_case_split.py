@@ -77,5 +77,5 @@ def test_a_log_cut_off_mid_line_loses_only_that_case(
 def test_a_log_of_other_cards_is_refused(tmp_path: Path) -> None:
     deck = shipped_deck("green")
     CaseLog(tmp_path / "run.jsonl", deck, ["G04", "G05"])
-    with pytest.raises(SystemExit, match="the log of another run"):
+    with pytest.raises(ValueError, match="the log of another run"):
         CaseLog(tmp_path / "run.jsonl", deck, ["G04", "G06"])
