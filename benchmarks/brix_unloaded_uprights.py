@@ -76,7 +76,7 @@ def negations(base: str, uprights: tuple[int, int], bricks: int, every: int,
               resting: tuple[int, int]) -> list[str]:
     """The negations of facts (1)-(5) that hold for every case, each of which Z3 must prove
     impossible with the cards; those no tower can meet (fewer than none, more bricks than the
-    deck has) are left out. Fact (2) is asked per count of uprights (`_all_on_the_table`)."""
+    deck has) are left out. That there are no other uprights is asked per count (in `main`)."""
     (ulo, uhi), (lo, hi) = uprights, resting
     return [f"no {base} brick touches the ground", f"some {base} brick is vertical",
             "at least 2 horizontal bricks touch the ground",
@@ -130,17 +130,21 @@ def main() -> None:
             if above < 1:
                 print(f"{case}: no brick left to reach 3 flat bricks")
                 continue
-            finding = _unloaded(deck, args.base, base, places, loads, k, above)
-            if finding is None:  # some set may leave weight for the uprights: Z3 must close it
+            counted = _unloaded(deck, args.base, base, places, loads, k, above)
+            if counted is None:  # some set may leave weight for the uprights: Z3 must close it
                 _impossible(deck, cards, [on_table, f"exactly {k} bricks rest on some "
                                                     f"{args.base} brick"], args)
                 by_z3 += 1
                 continue
+            exact, sets, towers = counted
+            finding = (f"{exact} of {sets} sets of {k} lying on it need exactly the weight of "
+                       f"the {above} above, the others more; {towers} towers without the "
+                       "uprights, none stands")
             print(f"{case}: {finding}")
-            if finding.startswith("0 of"):
-                heavy += 1
-            else:
+            if exact:
                 found.append(f"{case}: {finding}")
+            else:
+                heavy += 1
     found = [*found, f"{heavy} cases where every set on the base needs more weight than is above",
              f"{by_z3} cases closed by Z3"]
     print(f"no tower meeting {' '.join(cards)} stands")
@@ -169,10 +173,11 @@ def _impossible(deck: Deck, cards: list[str], texts: list[str], args: argparse.N
 
 
 def _unloaded(deck: Deck, colour: str, base: PlacedBrick, places: list[PlacedBrick],
-              loads: list[Fraction], k: int, above: int) -> str | None:
-    """The weight argument for k bricks on the base and `above` bricks over them: what closes
-    the case, or None when some set of k needs less than `above` (the uprights might carry
-    the rest). Exits without a conclusion when a tower without the uprights stands."""
+              loads: list[Fraction], k: int, above: int) -> tuple[int, int, int] | None:
+    """The weight argument for k bricks on the base and `above` bricks over them: the sets of
+    k needing exactly that weight, all the sets of k, and the towers without the uprights; or
+    None when some set of k needs less (the uprights might carry the rest). Exits without a
+    conclusion when a tower without the uprights stands."""
     sets = [chosen for chosen in resting_sets(places, k) if len(chosen) == k]
     needs = [sum((loads[i] for i in chosen), Fraction(0)) for chosen in sets]
     if any(need < above for need in needs):
@@ -183,9 +188,7 @@ def _unloaded(deck: Deck, colour: str, base: PlacedBrick, places: list[PlacedBri
     if counts["stand"]:
         raise SystemExit(f"no conclusion: a tower of {1 + k + above} on the {colour} brick "
                          "alone stands")
-    return (f"{exact} of {len(sets)} sets of {k} lying on it need exactly the weight of the "
-            f"{above} above, the others more; {counts['towers']} towers without the uprights, "
-            "none stands")
+    return exact, len(sets), counts["towers"]
 
 
 def _lying_base(deck: Deck, colour: str) -> PlacedBrick:
