@@ -48,7 +48,15 @@ from contextlib import suppress
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from script_proofs import ask, proof_deck, proof_parser, record_script_proof, report_towers
+from script_proofs import (
+    append_json_line,
+    ask,
+    proof_deck,
+    proof_parser,
+    read_json_lines,
+    record_script_proof,
+    report_towers,
+)
 
 from tower_print.brix.conflicts import deck_fingerprint
 from tower_print.brix.decks import Deck
@@ -210,14 +218,12 @@ class CaseLog:
         if not path.exists() or not path.read_text().strip():
             path.write_text(json.dumps({"run": self.run}) + "\n")
             return
-        lines = path.read_text().splitlines()
-        head = json.loads(lines[0])
+        head, entries = read_json_lines(path)
         if not isinstance(head, dict) or head.get("run") != self.run:
             run = head.get("run") if isinstance(head, dict) else head
             raise ValueError(f"the log of another run ({run}); this one is {self.run}")
-        for line in lines[1:]:
-            with suppress(json.JSONDecodeError, KeyError, TypeError):
-                entry = json.loads(line)
+        for entry in entries:
+            with suppress(KeyError, TypeError):
                 self.answers[tuple(entry["case"])] = (entry["status"], float(entry["timeout"]))
 
     def answer(self, case: list[str], timeout: float) -> str | None:
@@ -230,9 +236,7 @@ class CaseLog:
         return None
 
     def write(self, case: list[str], status: str, timeout: float) -> None:
-        entry = {"case": case, "status": status, "timeout": timeout}
-        with self.path.open("a") as out:
-            out.write("\n" + json.dumps(entry) + "\n")  # after a line a stop may have cut
+        append_json_line(self.path, {"case": case, "status": status, "timeout": timeout})
 
 
 def _split(deck: Deck, cards: list[str], splits: list[Split], case: list[str], timeout: float,

@@ -152,7 +152,6 @@ import hashlib
 import json
 import time
 from collections import Counter
-from contextlib import suppress
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -162,6 +161,7 @@ from pathlib import Path
 import numpy as np
 from script_proofs import (
     Box,
+    append_json_line,
     ask,
     box_rests_on,
     boxes_collide,
@@ -169,6 +169,7 @@ from script_proofs import (
     footprints_overlap,
     least_load,
     named_tower,
+    read_json_lines,
     record_script_proof,
     record_towers,
     report_towers,
@@ -475,13 +476,8 @@ class RunLog:
     @staticmethod
     def read(path: Path) -> tuple[dict, dict[int, dict]]:
         """The log's first line, and each placement's entry by its index."""
-        lines = path.read_text().splitlines()
-        done = {}
-        for line in lines[1:]:
-            with suppress(json.JSONDecodeError):
-                entry = json.loads(line)
-                done[entry["task"]] = entry
-        return json.loads(lines[0]), done
+        head, entries = read_json_lines(path)
+        return head, {entry["task"]: entry for entry in entries}
 
     def found(self, met: Met) -> None:
         """Z3's tower, found before any enumeration: a --record run given this log writes it
@@ -495,8 +491,7 @@ class RunLog:
     def record(self, index: int, result: Result) -> None:
         entry = {"task": index, "counts": result.counts,
                  "standing": [tower_line(tower) for tower in result.standing]}
-        with self.path.open("a") as out:
-            out.write("\n" + json.dumps(entry) + "\n")  # after a line a stop may have cut
+        append_json_line(self.path, entry)
 
 
 def _covered(path: Path, deck: Deck, conditions: list[Condition]) -> list[Case]:

@@ -50,26 +50,22 @@ P28 P30 P34 P44 P54 (U = 0-2, k = 0-8; 26 s): Z3 closes every case with k <= 4 b
 
 from __future__ import annotations
 
-import argparse
-import time
 from fractions import Fraction
 
 from brix_pedestal_bound import resting_places, resting_sets
 from brix_short_tower_enumeration import EXTENTS, Options, Search
 from script_proofs import (
-    ask,
+    ask_impossible,
     least_load,
     proof_deck,
     proof_parser,
     prove_facts,
     record_script_proof,
-    report_towers,
 )
 
 from tower_print.brix.decks import Deck
 from tower_print.brix.geometry import PlacedBrick
 from tower_print.brix.shape_library import box_of
-from tower_print.brix.solver import UNSOLVABLE
 
 
 def negations(base: str, uprights: tuple[int, int], bricks: int, every: int,
@@ -122,18 +118,19 @@ def main() -> None:
     by_z3, heavy, found = 0, 0, []
     for uprights in range(ulo, uhi + 1):
         on_table = f"exactly {uprights} vertical bricks touch the ground"
-        _impossible(deck, cards, [on_table, f"there are at least {uprights + 1} vertical bricks"],
-                    args)
+        ask_impossible(deck, cards, [on_table, f"there are at least {uprights + 1} vertical "
+                                             "bricks"], args.timeout, args.record)
         for k in range(lo, hi + 1):
             above = n - 1 - uprights - k
             case = f"U = {uprights}, k = {k}"
             if above < 1:
                 print(f"{case}: no brick left to reach 3 flat bricks")
                 continue
-            counted = _unloaded(deck, args.base, base, places, loads, k, above)
+            counted = _unloaded(deck, base, places, loads, k, above)
             if counted is None:  # some set may leave weight for the uprights: Z3 must close it
-                _impossible(deck, cards, [on_table, f"exactly {k} bricks rest on some "
-                                                    f"{args.base} brick"], args)
+                ask_impossible(deck, cards, [on_table, f"exactly {k} bricks rest on some "
+                                                       f"{args.base} brick"],
+                               args.timeout, args.record)
                 by_z3 += 1
                 continue
             exact, sets, towers = counted
@@ -157,22 +154,7 @@ def main() -> None:
         print(f"added to {args.record}")
 
 
-def _impossible(deck: Deck, cards: list[str], texts: list[str], args: argparse.Namespace
-                ) -> None:
-    """Z3 must find no standing tower meeting the cards and `texts` (a case); a tower it finds
-    meets the cards (check_witness), is recorded with --record, and ends the run."""
-    start = time.monotonic()
-    status, tower = ask(deck, cards, texts, args.timeout)
-    print(f"'{'; '.join(texts)}' with the cards: {status} ({time.monotonic() - start:.1f} s)")
-    if tower is not None:
-        report_towers(deck, cards, [tower], "a standing tower meeting the cards (check_witness "
-                      "passed):", args.record, f"Z3 with the cards and '{'; '.join(texts)}'")
-        raise SystemExit(0)
-    if status != UNSOLVABLE:
-        raise SystemExit("a case the proof needs closed is not: no conclusion")
-
-
-def _unloaded(deck: Deck, colour: str, base: PlacedBrick, places: list[PlacedBrick],
+def _unloaded(deck: Deck, base: PlacedBrick, places: list[PlacedBrick],
               loads: list[Fraction], k: int, above: int) -> tuple[int, int, int] | None:
     """The weight argument for k bricks on the base and `above` bricks over them: the sets of
     k needing exactly that weight, all the sets of k, and the towers without the uprights; or
@@ -186,7 +168,7 @@ def _unloaded(deck: Deck, colour: str, base: PlacedBrick, places: list[PlacedBri
     counts = Search((box_of(base),), (1 + k + above, 0, 0, above, 1), None,
                     Options(deck.name, ())).run().counts
     if counts["stand"]:
-        raise SystemExit(f"no conclusion: a tower of {1 + k + above} on the {colour} brick "
+        raise SystemExit(f"no conclusion: a tower of {1 + k + above} on the {base.color} brick "
                          "alone stands")
     return exact, len(sets), counts["towers"]
 

@@ -11,11 +11,13 @@ import datetime
 import fcntl
 import functools
 import hashlib
+import json
 import subprocess
 import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
+from contextlib import suppress
 from fractions import Fraction
 from pathlib import Path
 from typing import ParamSpec, TypeVar
@@ -79,15 +81,41 @@ def prove_facts(deck: Deck, cards: list[str], negations: list[str], timeout: flo
     finds for a negation meets the cards: checked by check_witness, written into `record`,
     and the run ends there (P03 P08 P19 P40 P44's tower came so)."""
     for negation in negations:
-        start = time.monotonic()
-        status, tower = ask(deck, cards, [negation], timeout)
-        print(f"'{negation}' with the cards: {status} ({time.monotonic() - start:.1f} s)")
-        if status == SOLVABLE and tower is not None:
-            report_towers(deck, cards, [tower], "a standing tower meeting the cards "
-                          "(check_witness passed):", record, f"Z3 with the cards and '{negation}'")
-            raise SystemExit(0)
-        if status != UNSOLVABLE:
-            raise SystemExit("a fact the proof needs is not proved: no conclusion")
+        ask_impossible(deck, cards, [negation], timeout, record)
+
+
+def ask_impossible(deck: Deck, cards: list[str], texts: list[str], timeout: float,
+                   record: Path | None) -> None:
+    """Z3 must find no standing tower meeting the cards and `texts` (a fact's negation, or a
+    case): prints the answer; a tower it finds meets the cards (check_witness), is written into
+    `record`, and ends the run; any other answer than impossible ends it without a conclusion."""
+    start = time.monotonic()
+    status, tower = ask(deck, cards, texts, timeout)
+    asked = "; ".join(texts)
+    print(f"'{asked}' with the cards: {status} ({time.monotonic() - start:.1f} s)")
+    if status == SOLVABLE and tower is not None:
+        report_towers(deck, cards, [tower], "a standing tower meeting the cards "
+                      "(check_witness passed):", record, f"Z3 with the cards and '{asked}'")
+        raise SystemExit(0)
+    if status != UNSOLVABLE:
+        raise SystemExit("a fact the proof needs is not proved: no conclusion")
+
+
+def read_json_lines(path: Path) -> tuple[dict, list[dict]]:
+    """A run log's first line and its entries, one JSON object a line; a line a stop cut off
+    (not JSON) is left out, and its work done again."""
+    lines = path.read_text().splitlines()
+    entries = []
+    for line in lines[1:]:
+        with suppress(json.JSONDecodeError):
+            entries.append(json.loads(line))
+    return json.loads(lines[0]), entries
+
+
+def append_json_line(path: Path, entry: dict) -> None:
+    """One entry added to a run log, after a newline: the line before may be cut off."""
+    with path.open("a") as out:
+        out.write("\n" + json.dumps(entry) + "\n")
 
 
 Params = ParamSpec("Params")
