@@ -36,7 +36,9 @@ all miss one tower is refused (`_covering`): 'every blue brick rests on exactly 
 on where it stopped: a case the log holds as impossible is not asked again, nor one it holds as
 undecided at this --timeout or longer (its subcases are asked). The answers are the deck's and
 the cards' own, whatever the splits: a log of other cards, or of another version of the deck
-(its fingerprint), is refused. A tower is not logged; its case is asked again.
+(its fingerprint), is refused. A tower is not logged; its case is asked again. A case another
+argument closed is in the log too, impossible with the command that proved it (`by`:
+brix_unloaded_uprights.py --given ... --case-log writes it), and the proof recorded names it.
 """
 
 from __future__ import annotations
@@ -137,13 +139,16 @@ def main() -> None:
         print(f"undecided: {len(outcome.open)} cases open, {outcome.closed} impossible "
               f"({elapsed_note})")
         raise SystemExit(3)
-    print(f"no tower meets {' '.join(cards)}: Z3 found each of the {outcome.closed} cases "
-          f"impossible ({elapsed_note})")
+    borrowed = "".join(f"; '{'; '.join(case)}' by {by}"
+                       for case, by in (log.borrowed.items() if log else ()))
+    print(f"no tower meets {' '.join(cards)}: each of the {outcome.closed} cases impossible "
+          f"({elapsed_note}){borrowed}")
     if args.record:
         try:
             record_script_proof(args.record, deck, tuple(cards), command,
-                                f"{outcome.closed} cases, each impossible",
-                                "Z3 case by case, not on the whole set")
+                                f"{outcome.closed} cases, each impossible{borrowed}",
+                                f"Z3 case by case{' (and other arguments)' if borrowed else ''}, "
+                                "not on the whole set")
         except UserError as error:  # the file lists it already, or a conflict inside it
             parser.error(str(error))
         print(f"added to {args.record}")
@@ -213,8 +218,9 @@ class CaseLog:
     def __init__(self, path: Path, deck: Deck, cards: list[str]) -> None:
         self.path = path
         self.run = {"deck": deck.name, "fingerprint": deck_fingerprint(deck), "cards": cards}
-        self.answers: dict[tuple[str, ...], tuple[str, float]] = {}
+        self.answers: dict[tuple[str, ...], tuple[str, float, str]] = {}
         self.reused = 0
+        self.borrowed: dict[tuple[str, ...], str] = {}  # cases other arguments closed, and how
         if not path.exists() or not path.read_text().strip():
             path.write_text(json.dumps({"run": self.run}) + "\n")
             return
@@ -224,19 +230,24 @@ class CaseLog:
             raise ValueError(f"the log of another run ({run}); this one is {self.run}")
         for entry in entries:
             with suppress(KeyError, TypeError):
-                self.answers[tuple(entry["case"])] = (entry["status"], float(entry["timeout"]))
+                self.answers[tuple(entry["case"])] = (entry["status"], float(entry["timeout"]),
+                                                      str(entry.get("by", "")))
 
     def answer(self, case: list[str], timeout: float) -> str | None:
         """The logged answer that stands for this run: impossible, or undecided at this
         timeout or a longer one."""
-        status, asked_for = self.answers.get(tuple(case), ("", 0.0))
+        status, asked_for, by = self.answers.get(tuple(case), ("", 0.0, ""))
         if status == UNSOLVABLE or (status and asked_for >= timeout):
             self.reused += 1
+            if by:
+                self.borrowed[tuple(case)] = by
             return status
         return None
 
-    def write(self, case: list[str], status: str, timeout: float) -> None:
-        append_json_line(self.path, {"case": case, "status": status, "timeout": timeout})
+    def write(self, case: list[str], status: str, timeout: float, by: str = "") -> None:
+        """One answer; `by`: the command of another argument that closed the case."""
+        append_json_line(self.path, {"case": case, "status": status, "timeout": timeout,
+                                     **({"by": by} if by else {})})
 
 
 def _split(deck: Deck, cards: list[str], splits: list[Split], case: list[str], timeout: float,

@@ -97,11 +97,13 @@ def pedestal(deck: Deck, colour: str) -> PlacedBrick:
     return PlacedBrick(f"{colour}-1", colour, 0, 0, 0, *upright)
 
 
-def resting_places(deck: Deck, base: PlacedBrick) -> list[PlacedBrick]:
-    """Every lying brick on the base's top that shares face area with it."""
-    return [PlacedBrick("lying", "lying", x, y, base.dz, dx, dy, dz)
+def resting_places(deck: Deck, base: PlacedBrick, upright: bool = False) -> list[PlacedBrick]:
+    """Every lying brick (or, `upright`, every upright one) on the base's top that shares face
+    area with it."""
+    kind = "upright" if upright else "lying"
+    return [PlacedBrick(kind, kind, x, y, base.dz, dx, dy, dz)
             for dx, dy, dz in sorted(deck.bricks.extents())
-            if not deck.bricks.is_vertical((dx, dy, dz))
+            if deck.bricks.is_vertical((dx, dy, dz)) == upright
             for x in range(1 - dx, base.dx) for y in range(1 - dy, base.dy)]
 
 

@@ -1,44 +1,58 @@
 """When the bricks lying on the one lying brick on the table need all the weight above them,
 the uprights on the table carry nothing, and the tower without them must stand by itself.
 
-    python benchmarks/brix_unloaded_uprights.py --deck pink --cards P18 P28 P30 P34 P44
     python benchmarks/brix_unloaded_uprights.py --deck pink --cards P18 P28 P30 P34 P44 \
-        --record content/brix/conflicts/pink.yaml   # the proof written there
+        --base gray --uprights 2 --resting 4 4
     python benchmarks/brix_unloaded_uprights.py --deck pink --cards P28 P30 P34 P44 P54 \
-        --uprights 0 2 --resting 0 8   # every count of uprights and of bricks on the base
+        --base gray --uprights 0 2 --resting 0 8 \
+        --record content/brix/conflicts/pink.yaml   # the proof written there
+    python benchmarks/brix_unloaded_uprights.py --deck green --cards G14 G18 G24 G33 G42 \
+        --uprights 3 --raised 1 --resting 0 3 --given "exactly 4 bricks touch the ground" \
+        --given "there are exactly 4 vertical bricks" \
+        --given "exactly 3 vertical bricks touch the ground" --case-log LOG  # one case
 
 Why: audits leave pink's P18 P28 P30 P34 P44 undecided ("exactly 3 bricks touch the ground",
 "the tower is exactly 3 flat bricks tall", "exactly 2 bricks share the top height", "use all
 nine bricks", "every other brick's top is higher than the gray one's"). Told the counts below,
 Z3 keeps building candidates that fall (four bricks round the gray one, each on a corner of
 it) and does not close the case; the short tower enumeration places at most 2 bricks on the
-table, and with three the upright pairs are too many to place.
+table, and with three the upright pairs are too many to place. Green's four sets with G14
+("as many vertical bricks as horizontal"), G24 (3 flat bricks tall) and G33 (no purple brick
+on the table) leave, split by brix_case_split.py, one case Z3 does not close: 4 bricks on the
+table, 3 of them upright, a fourth upright on the lying one.
 
-The facts (Z3 proves each: no standing tower meets the cards and the fact's negation,
-`negations`): (1) the base brick (--base, a colour the deck has one brick of) lies on the table,
-and every other brick there stands upright; (2) between ulo and uhi uprights stand on the table
-(--uprights), and, asked for each count U, there are no other uprights; (3) the tower is
-exactly 3 flat bricks tall; (4) there are n bricks (--bricks); (5) between lo and hi bricks rest
-on the base (--resting). Each case (U uprights on the table, k bricks on the base) is then
-closed by the argument below or, where that has no conclusion, by Z3 (no standing tower meets
-the cards and the case); a case Z3 does not close ends the run without a conclusion.
+The facts (Z3 proves each: no standing tower meets the cards, the --given case's conditions
+and the fact's negation, `negations`): (1) one brick lies on the table, the base (of the
+colour --base names, one in the deck; else of any colour), and every other brick there stands
+upright; (2) between ulo and uhi uprights stand on the table (--uprights), and, asked for each
+count U, between jlo and jhi other uprights (--raised); (3) the tower is exactly 3 flat bricks
+tall; (4) there are n bricks (--bricks); (5) between lo and hi lying bricks rest on the base
+(--resting). Each case (U uprights on the table, J other uprights, k lying bricks on the
+base) is then closed by the argument below or, where that has no conclusion, by Z3 (no
+standing tower meets the cards and the case); a case Z3 does not close ends the run without
+a conclusion. With --given the conclusion is of that case only: --case-log writes it into the
+case split's log as a closed case, named with this command, and the case split run again on
+that log records the proof of the cards.
 
 The argument, in the statics model (tower_print/brix/statics.py): every brick off the table
 rests on a lower one (side contacts carry nothing) and every z is even (bricks are 2 or 4 high),
-so the bricks off the table lie (2): k of them at z = 2 on the base alone (the only top at 2),
-m = n - 1 - U - k at z = 4 on tops at 4 (the k, the uprights), none higher (3), and m >= 1 (a
-top at 6). The m carry nothing (their tops are the highest): m brick weights in all go down
-onto the k and the uprights. Each of the k needs a least load from above to stand on the base
-(`script_proofs.least_load`, as in brix_pedestal_bound.py), and every set of k free lying places
-on the base is tried (`resting_sets`): one needing more than m cannot stand; when every other
-needs exactly m, the k take all of the m weights and the uprights none. With no force on the
-uprights, the forces on the other bricks balance by themselves, so the tower without the
-uprights stands (statics.stands: non-negative forces at the contacts' corners balancing each
-brick; the centre tests on its parts follow from those forces), and it is joined: each of the m
-presses on some of the k. It is then one of the towers of 1 + k + m bricks on the base alone, k
-at z = 2 and m at z = 4, which the short tower enumeration's `Search` enumerates in full (pruned
-only by conditions every standing tower meets): when none of those stands, no tower meets the
-cards. When a set of k needs less than m, the uprights may carry the rest, and Z3 is asked.
+so the bricks off the table lie (2): J uprights and k lying bricks at z = 2 on the base alone
+(the only top at 2; an upright higher would pass 3 flat bricks), m = n - 1 - U - J - k lying
+bricks at z = 4 on tops at 4 (the k, the uprights on the table), none higher (3), and some top
+at 6 (the J, or m >= 1). Nothing rests on the J or the m (their tops are the highest): the J
+stand alone on the base, and m brick weights in all go down onto the k and the uprights on the
+table. Each of the k needs a least load from above to stand on the base
+(`script_proofs.least_load`, as in brix_pedestal_bound.py), and every set of free places on the
+base, J upright ones standing alone and k lying ones, is tried (`resting_sets`): one needing
+more than m cannot stand; when every other needs exactly m, the k take all of the m weights and
+the uprights on the table none. With no force on those, the forces on the other bricks balance
+by themselves, so the tower without them stands (statics.stands: non-negative forces at the
+contacts' corners balancing each brick; the centre tests on its parts follow from those
+forces), and it is joined: each of the m presses on some of the k. It is then one of the
+towers of 1 + J + k + m bricks on the base alone, which the short tower enumeration's `Search`
+enumerates in full (pruned only by conditions every standing tower meets): when none of those
+stands, no tower meets the cards. When a set needs less than m, the uprights on the table may
+carry the rest, and Z3 is asked.
 
 Results (2026-12-06): P18 P28 P30 P34 P44 (U = 2, k = 4, n = 9, so m = 2): 46 places for a
 lying brick on the lying gray top; 1,072 sets of 4 free ones, all needing at least 2 brick
@@ -46,12 +60,20 @@ weights and one (an 8 x 4 slab centred on the gray brick, half a weight each) ex
 towers of 7 bricks on the gray brick alone: 406 enumerated, 39 past the centre tests, none stands.
 P28 P30 P34 P44 P54 (U = 0-2, k = 0-8; 26 s): Z3 closes every case with k <= 4 but U = 2, k = 4
 (0.5-1.2 s each), which the argument closes as above; k >= 5 needs more weight than is left.
+Green's G14 G18 G24 G33 G42, G14 G20 G24 G33 G42, G14 G24 G27 G33 G39 and G14 G24 G27 G33 G42,
+the case above (U = 3, J = 1, k = 0-3): 3 places for an upright standing alone on the base;
+Z3 closes k = 0 and 1 (0.2-0.3 s each); k = 2: 11 of the 104 sets of 2 lying and 1 upright
+need exactly the 1 weight above, the others more, and none of the 102 towers of 5 bricks on
+the base stands; k = 3: each set needs weight and none is above.
 """
 
 from __future__ import annotations
 
+import argparse
 from fractions import Fraction
+from pathlib import Path
 
+from brix_case_split import CaseLog
 from brix_pedestal_bound import resting_places, resting_sets
 from brix_short_tower_enumeration import EXTENTS, Options, Search
 from script_proofs import (
@@ -65,111 +87,181 @@ from script_proofs import (
 
 from tower_print.brix.decks import Deck
 from tower_print.brix.geometry import PlacedBrick
+from tower_print.brix.language import parse
 from tower_print.brix.shape_library import box_of
+from tower_print.content import UserError
 
 
-def negations(base: str, uprights: tuple[int, int], bricks: int, every: int,
+def negations(base: str | None, uprights: tuple[int, int], bricks: int, every: int,
               resting: tuple[int, int]) -> list[str]:
     """The negations of facts (1)-(5) that hold for every case, each of which Z3 must prove
     impossible with the cards; those no tower can meet (fewer than none, more bricks than the
-    deck has) are left out. That there are no other uprights is asked per count (in `main`)."""
+    deck has) are left out. How many uprights stand on the base is asked per count of those on
+    the table (in `main`)."""
     (ulo, uhi), (lo, hi) = uprights, resting
-    return [f"no {base} brick touches the ground", f"some {base} brick is vertical",
-            "at least 2 horizontal bricks touch the ground",
+    lying = ([f"no {base} brick touches the ground", f"some {base} brick is vertical"] if base
+             else ["no horizontal brick touches the ground"])
+    on_base = _on_base(base)
+    return [*lying, "at least 2 horizontal bricks touch the ground",
             *([f"at most {ulo - 1} vertical bricks touch the ground"] if ulo else []),
             f"at least {uhi + 1} vertical bricks touch the ground",
             "the tower is at most 2 flat bricks tall", "the tower is at least 4 flat bricks tall",
             f"there are at most {bricks - 1} bricks",
             *([f"there are at least {bricks + 1} bricks"] if bricks < every else []),
-            *([f"at most {lo - 1} bricks rest on some {base} brick"] if lo else []),
-            f"at least {hi + 1} bricks rest on some {base} brick"]
+            *([f"at most {lo - 1} horizontal bricks rest on {on_base}"] if lo else []),
+            f"at least {hi + 1} horizontal bricks rest on {on_base}"]
+
+
+def _on_base(base: str | None) -> str:
+    """The base in the condition language: a colour's one brick, or the lying grounded one."""
+    return f"some {base} brick" if base else "some horizontal grounded brick"
+
+
+def _span(parser: argparse.ArgumentParser, values: list[int], option: str) -> tuple[int, int]:
+    """A count or the least and the most, from 0."""
+    if not (len(values) <= 2 and 0 <= values[0] <= values[-1]):
+        parser.error(f"{option}: one count or two from 0, the first no larger")
+    return values[0], values[-1]
 
 
 def main() -> None:
     parser = proof_parser(__doc__.split("\n\n")[0], ["P18", "P28", "P30", "P34", "P44"],
                           "the proof")
-    parser.add_argument("--base", default="gray",
-                        help="the colour of the lying brick on the table (one in the deck)")
+    parser.add_argument("--base", metavar="COLOUR",
+                        help="the base's colour, one brick in the deck (default: any colour, "
+                             "the one lying brick on the table)")
     parser.add_argument("--uprights", type=int, nargs="+", default=[2], metavar="U",
-                        help="U: the upright bricks, one count or the least and the most")
+                        help="U: the upright bricks on the table, one count or the least and "
+                             "the most")
+    parser.add_argument("--raised", type=int, nargs="+", default=[0], metavar="J",
+                        help="J: the upright bricks on the base, one count or the least and the "
+                             "most")
     parser.add_argument("--bricks", type=int, help="n: the bricks (default: all the deck's)")
     parser.add_argument("--resting", type=int, nargs=2, default=[4, 4], metavar=("LO", "HI"),
-                        help="how many bricks rest on the base, at least and at most")
+                        help="how many lying bricks rest on the base, at least and at most")
+    parser.add_argument("--given", action="append", default=[], metavar="TEXT",
+                        help="a condition the towers also meet: the proof is of that case")
+    parser.add_argument("--case-log", type=Path,
+                        help="a case split's log (brix_case_split.py --log) for these cards: "
+                             "the --given case is written there as closed by this proof")
     args = parser.parse_args()
     deck, cards = proof_deck(parser, args)
     every = len(deck.bricks.bricks)
     n = args.bricks or every
     lo, hi = args.resting
-    ulo, uhi = args.uprights[0], args.uprights[-1]
-    if len(deck.bricks.by_color(args.base)) != 1:
+    ulo, uhi = _span(parser, args.uprights, "--uprights")
+    jlo, jhi = _span(parser, args.raised, "--raised")
+    if args.base and len(deck.bricks.by_color(args.base)) != 1:
         parser.error(f"the {args.deck} deck must have exactly one {args.base} brick")
-    if not (len(args.uprights) <= 2 and 0 <= ulo <= uhi and 0 <= lo <= hi and n <= every):
-        parser.error("--uprights one count or two from 0, the first no larger; --resting from 0 "
-                     f"with LO <= HI; --bricks at most the deck's {every}")
+    if not (0 <= lo <= hi and n <= every):
+        parser.error(f"--resting from 0 with LO <= HI; --bricks at most the deck's {every}")
     if sorted(deck.bricks.extents()) != sorted(EXTENTS):
         parser.error("the enumeration is for 4 x 2 x 2 bricks")
+    for text in args.given:
+        try:
+            parse(text, deck.bricks.color_names)
+        except UserError as error:
+            parser.error(f"--given {text!r}: {error}")
+    if args.record and args.given:
+        parser.error("--record: a proof under --given is of one case; write it into the case "
+                     "split's log with --case-log")
+    if args.case_log and not args.given:
+        parser.error("--case-log: name the case with --given")
+    try:
+        log = CaseLog(args.case_log, deck, cards) if args.case_log else None
+    except (OSError, ValueError) as error:
+        parser.error(f"--case-log {args.case_log}: {error}")
+    given = args.given
     prove_facts(deck, cards, negations(args.base, (ulo, uhi), n, every, (lo, hi)),
-                args.timeout, args.record)
-    base = _lying_base(deck, args.base)
-    places = resting_places(deck, base)
+                args.timeout, args.record, given)
+    base = _lying_base(deck, args.base or "base")
     margin = deck.bricks.stability_margin
+    # An upright on the base has nothing on it (its top is the highest): only one standing alone.
+    places = [*resting_places(deck, base), *(
+        place for place in resting_places(deck, base, upright=True)
+        if least_load(box_of(place), [box_of(base)], margin) == 0)]
     loads = [least_load(box_of(place), [box_of(base)], margin) for place in places]
-    print(f"{len(places)} places for a lying brick on the lying {args.base} top")
+    print(f"{len(places)} places for a brick on the lying base (lying, or upright alone)")
+    on_base = _on_base(args.base)
     by_z3, heavy, found = 0, 0, []
     for uprights in range(ulo, uhi + 1):
         on_table = f"exactly {uprights} vertical bricks touch the ground"
-        ask_impossible(deck, cards, [on_table, f"there are at least {uprights + 1} vertical "
-                                             "bricks"], args.timeout, args.record)
-        for k in range(lo, hi + 1):
-            above = n - 1 - uprights - k
-            case = f"U = {uprights}, k = {k}"
-            if above < 1:
-                print(f"{case}: no brick left to reach 3 flat bricks")
-                continue
-            counted = _unloaded(deck, base, places, loads, k, above)
-            if counted is None:  # some set may leave weight for the uprights: Z3 must close it
-                ask_impossible(deck, cards, [on_table, f"exactly {k} bricks rest on some "
-                                                       f"{args.base} brick"],
-                               args.timeout, args.record)
-                by_z3 += 1
-                continue
-            exact, sets, towers = counted
-            finding = (f"{exact} of {sets} sets of {k} lying on it need exactly the weight of "
-                       f"the {above} above, the others more; {towers} towers without the "
-                       "uprights, none stands")
-            print(f"{case}: {finding}")
-            if exact:
+        ask_impossible(deck, cards, [*given, on_table, "there are at least "
+                                     f"{uprights + jhi + 1} vertical bricks"],
+                       args.timeout, args.record)
+        if jlo:
+            ask_impossible(deck, cards, [*given, on_table, "there are at most "
+                                         f"{uprights + jlo - 1} vertical bricks"],
+                           args.timeout, args.record)
+        for raised in range(jlo, jhi + 1):
+            vertical = f"there are exactly {uprights + raised} vertical bricks"
+            for k in range(lo, hi + 1):
+                above = n - 1 - uprights - raised - k
+                case = f"U = {uprights}, J = {raised}, k = {k}"
+                if above < 0 or above == raised == 0:
+                    why = "too many bricks" if above < 0 else "no brick reaches 3 flat bricks"
+                    print(f"{case}: no tower ({why})")
+                    continue
+                counted = _unloaded(deck, base, places, loads, raised, k, above)
+                if counted is None:  # some set may leave weight for the uprights: Z3 closes it
+                    ask_impossible(deck, cards, [*given, on_table, vertical, f"exactly {k} "
+                                                 f"horizontal bricks rest on {on_base}"],
+                                   args.timeout, args.record)
+                    by_z3 += 1
+                    continue
+                exact, sets, towers = counted
+                if not exact:
+                    print(f"{case}: " + (f"each of the {sets} sets on the base needs more "
+                                         f"weight than the {above} above" if sets else
+                                         "the bricks do not fit on the base"))
+                    heavy += 1
+                    continue
+                finding = (f"{exact} of {sets} sets of {k} lying and {raised} upright on it "
+                           f"need exactly the weight of the {above} above, the others more; "
+                           f"{towers} towers without the uprights on the table, none stands")
+                print(f"{case}: {finding}")
                 found.append(f"{case}: {finding}")
-            else:
-                heavy += 1
-    found = [*found, f"{heavy} cases where every set on the base needs more weight than is above",
-             f"{by_z3} cases closed by Z3"]
-    print(f"no tower meeting {' '.join(cards)} stands")
+    found += [*([f"{heavy} cases where every set on the base needs more weight than is above"]
+                if heavy else []), *([f"{by_z3} cases closed by Z3"] if by_z3 else [])]
+    print(f"no tower meeting {' '.join(cards)}{' and ' + '; '.join(given) if given else ''} "
+          "stands")
+    command = " ".join([
+        "python benchmarks/brix_unloaded_uprights.py --deck", args.deck, "--cards", *cards,
+        *(["--base", args.base] if args.base else []),
+        "--uprights", *map(str, sorted({ulo, uhi})), "--raised", *map(str, sorted({jlo, jhi})),
+        "--bricks", str(n), "--resting", str(lo), str(hi),
+        *(f'--given "{text}"' for text in given), "--timeout", f"{args.timeout:g}"])
+    if log:
+        log.write(given, "unsolvable", args.timeout, f"{command} ({'; '.join(found)})")
+        print(f"the case written into {args.case_log} as closed")
     if args.record:
-        command = (f"python benchmarks/brix_unloaded_uprights.py --deck {args.deck} --cards "
-                   f"{' '.join(cards)} --base {args.base} --uprights "
-                   f"{' '.join(map(str, sorted({ulo, uhi})))} --bricks {n} --resting {lo} {hi}")
         record_script_proof(args.record, deck, tuple(cards), command, "; ".join(found),
                             "a load bound and an enumeration, not by Z3")
         print(f"added to {args.record}")
 
 
 def _unloaded(deck: Deck, base: PlacedBrick, places: list[PlacedBrick],
-              loads: list[Fraction], k: int, above: int) -> tuple[int, int, int] | None:
-    """The weight argument for k bricks on the base and `above` bricks over them: the sets of
-    k needing exactly that weight, all the sets of k, and the towers without the uprights; or
-    None when some set of k needs less (the uprights might carry the rest). Exits without a
-    conclusion when a tower without the uprights stands."""
-    sets = [chosen for chosen in resting_sets(places, k) if len(chosen) == k]
+              loads: list[Fraction], raised: int, k: int, above: int
+              ) -> tuple[int, int, int] | None:
+    """The weight argument for `raised` uprights and k lying bricks on the base and `above`
+    bricks over them: the sets of places needing exactly that weight, all the sets, and the
+    towers without the uprights on the table; or None when some set needs less (the uprights
+    on the table might carry the rest). Exits without a conclusion when a tower without them
+    stands."""
+    upright = [deck.bricks.is_vertical((p.dx, p.dy, p.dz)) for p in places]
+    sets = [chosen for chosen in resting_sets(places, raised + k)
+            if len(chosen) == raised + k and sum(upright[i] for i in chosen) == raised]
     needs = [sum((loads[i] for i in chosen), Fraction(0)) for chosen in sets]
     if any(need < above for need in needs):
         return None
     exact = sum(need == above for need in needs)
-    counts = Search((box_of(base),), (1 + k + above, 0, 0, above, 1), None,
+    if not exact:
+        return 0, len(sets), 0
+    bricks = 1 + raised + k + above
+    counts = Search((box_of(base),), (bricks, raised, 0, raised + above, 1), None,
                     Options(deck.name, ())).run().counts
     if counts["stand"]:
-        raise SystemExit(f"no conclusion: a tower of {1 + k + above} on the {base.color} brick "
-                         "alone stands")
+        raise SystemExit(f"no conclusion: a tower of {bricks} on the base alone stands")
     return exact, len(sets), counts["towers"]
 
 

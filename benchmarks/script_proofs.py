@@ -75,13 +75,14 @@ def proof_deck(parser: argparse.ArgumentParser, args: argparse.Namespace
 
 
 def prove_facts(deck: Deck, cards: list[str], negations: list[str], timeout: float,
-                record: Path | None) -> None:
+                record: Path | None, given: Sequence[str] = ()) -> None:
     """Z3 must find each negation impossible with the cards (no standing tower meets both):
-    the facts a proof builds on. Prints each answer; exits when one is not proved. A tower Z3
-    finds for a negation meets the cards: checked by check_witness, written into `record`,
-    and the run ends there (P03 P08 P19 P40 P44's tower came so)."""
+    the facts a proof builds on, under the `given` case's conditions when a proof is of one
+    case. Prints each answer; exits when one is not proved. A tower Z3 finds for a negation
+    meets the cards: checked by check_witness, written into `record`, and the run ends there
+    (P03 P08 P19 P40 P44's tower came so)."""
     for negation in negations:
-        ask_impossible(deck, cards, [negation], timeout, record)
+        ask_impossible(deck, cards, [*given, negation], timeout, record)
 
 
 def ask_impossible(deck: Deck, cards: list[str], texts: list[str], timeout: float,
@@ -362,6 +363,11 @@ def _axis_load(lo: int, extent: int, s0: Fraction, s1: Fraction, margin: Fractio
 
 def named_tower(boxes: tuple[Box, ...], deck: Deck) -> tuple[PlacedBrick, ...]:
     """The boxes as the deck's bricks in their order (yellow-1, yellow-2, purple-1, ...), the
-    first colouring: the one the colour-free cards are tested on."""
-    row = shapes.colourings(deck.bricks, deck.all_used, len(boxes))[0][0]
-    return shapes.coloured_tower(boxes, deck.bricks, row)
+    first colouring: the one the colour-free cards are tested on. Boxes too few for the deck's
+    rule are part of a tower (brix_unloaded_uprights: the bricks on one base), named as the
+    deck's first bricks."""
+    rows = shapes.colourings(deck.bricks, deck.all_used, len(boxes))
+    if not rows:
+        return tuple(PlacedBrick(brick.name, brick.color, *box)
+                     for brick, box in zip(deck.bricks.bricks, boxes, strict=False))
+    return shapes.coloured_tower(boxes, deck.bricks, rows[0][0])

@@ -79,3 +79,17 @@ def test_a_log_of_other_cards_is_refused(tmp_path: Path) -> None:
     CaseLog(tmp_path / "run.jsonl", deck, ["G04", "G05"])
     with pytest.raises(ValueError, match="the log of another run"):
         CaseLog(tmp_path / "run.jsonl", deck, ["G04", "G06"])
+
+
+def test_a_case_another_argument_closed_is_taken_from_the_log_and_named(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    deck = shipped_deck("green")
+    CaseLog(tmp_path / "run.jsonl", deck, ["G04", "G05"]).write(
+        ["there are exactly 2 bricks"], UNSOLVABLE, 60, "a weight count")
+    undecided = {"there are exactly 2 bricks": UNKNOWN}
+    outcome, asked = _run(tmp_path, monkeypatch, undecided, 10)
+    assert (outcome.closed, outcome.open, asked) == (
+        3, [], [["there are at most 1 bricks"], ["there are at least 3 bricks"]])
+    log = CaseLog(tmp_path / "run.jsonl", deck, ["G04", "G05"])
+    assert log.answer(["there are exactly 2 bricks"], 10) == UNSOLVABLE
+    assert log.borrowed == {("there are exactly 2 bricks",): "a weight count"}

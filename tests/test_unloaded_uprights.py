@@ -7,10 +7,13 @@ import sys
 from fractions import Fraction
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+import brix_unloaded_uprights  # noqa: E402
 from brix_pedestal_bound import resting_places, resting_sets  # noqa: E402
-from brix_unloaded_uprights import _lying_base, negations  # noqa: E402
-from script_proofs import box_rests_on, least_load  # noqa: E402
+from brix_unloaded_uprights import _lying_base, _unloaded, negations  # noqa: E402
+from script_proofs import box_rests_on, least_load, named_tower  # noqa: E402
 
 from tower_print.brix.decks import shipped_deck  # noqa: E402
 from tower_print.brix.shape_library import box_of  # noqa: E402
@@ -36,6 +39,60 @@ def test_four_bricks_on_a_lying_brick_need_two_weights_only_as_a_slab_centred_on
 
 def test_negations_leave_out_what_no_tower_can_meet() -> None:
     asked = negations("gray", (0, 2), 9, 9, (0, 8))
+    assert "some gray brick is vertical" in asked
     assert "at least 3 vertical bricks touch the ground" in asked
     assert not any("-1" in text or "at least 10 bricks" in text for text in asked)
     assert "there are at least 9 bricks" in negations("gray", (2, 2), 8, 9, (4, 4))
+
+
+def test_an_upright_and_two_lying_bricks_on_a_lying_brick_take_the_one_weight_above() -> None:
+    """Green's G14 G24 G33 case: 3 uprights on the table, a fourth and 2 lying bricks on the
+    lying one, 1 brick over them: the 2 lying need all of its weight, and no tower of the 5
+    bricks on the base alone stands."""
+    deck = shipped_deck("green")
+    base = _lying_base(deck, "base")
+    margin = deck.bricks.stability_margin
+    alone = [p for p in resting_places(deck, base, upright=True)
+             if least_load(box_of(p), [box_of(base)], margin) == 0]
+    assert all(deck.bricks.is_vertical((p.dx, p.dy, p.dz)) for p in alone)
+    assert sorted((p.x, p.y) for p in alone) == [(0, 0), (1, 0), (2, 0)]  # wholly on it
+    places = [*resting_places(deck, base), *alone]
+    loads = [least_load(box_of(p), [box_of(base)], margin) for p in places]
+    assert _unloaded(deck, base, places, loads, 1, 2, 1) == (11, 104, 102)
+    assert _unloaded(deck, base, places, loads, 1, 1, 2) is None  # the uprights may carry some
+    assert _unloaded(deck, base, places, loads, 1, 3, 0) == (0, 64, 0)  # each set needs weight
+
+
+def test_named_tower_names_part_of_a_tower_as_the_first_bricks() -> None:
+    deck = shipped_deck("green")  # its rule: all eight bricks
+    tower = named_tower(((0, 0, 0, 4, 2, 2), (0, 0, 2, 2, 4, 2)), deck)
+    assert [b.name for b in tower] == [b.name for b in deck.bricks.bricks[:2]]
+
+
+def test_negations_without_a_colour_name_the_lying_grounded_brick() -> None:
+    asked = negations(None, (3, 3), 8, 8, (2, 2))
+    assert "no horizontal brick touches the ground" in asked
+    assert "at least 3 horizontal bricks rest on some horizontal grounded brick" in asked
+    assert not any("gray" in text for text in asked)
+
+
+@pytest.mark.parametrize("options", [
+    ["--given", "exactly 4 bricks touch the ground", "--record", "x.yaml"],
+    ["--case-log", "log.jsonl"],
+    ["--given", "exactly 4 bricks tuch the ground"],
+    ["--raised", "2", "1"],
+])
+def test_options_that_cannot_make_a_proof_are_refused_before_z3_is_asked(
+        options: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "argv", ["brix_unloaded_uprights.py", "--deck", "green",
+                                      "--cards", "G14", "G18", *options])
+    monkeypatch.setattr(brix_unloaded_uprights, "prove_facts", _never_asked)
+    with pytest.raises(SystemExit) as stop:
+        brix_unloaded_uprights.main()
+    assert stop.value.code == 2
+    assert list(tmp_path.iterdir()) == []
+
+
+def _never_asked(*args: object) -> None:
+    raise AssertionError("Z3 asked")
