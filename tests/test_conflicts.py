@@ -481,7 +481,7 @@ def test_a_proof_that_cannot_be_minimal_is_refused_and_nothing_written(
 def test_a_tower_found_without_z3_is_added_and_the_undecided_sets_it_meets_are_dropped(
     tmp_path: Path,
 ) -> None:
-    """`add_towers`: the tower joins the file's towers and settles the undecided sets it
+    """`add_towers`: the tower joins the file's towers, once, and settles the undecided sets it
     meets; one that falls or meets a listed conflict is refused, and nothing of the call is
     written."""
     tower = next(t for t in TOWERS if len(_ids(PLANTED.cards_met(t))) >= 3)
@@ -494,6 +494,8 @@ def test_a_tower_found_without_z3_is_added_and_the_undecided_sets_it_meets_are_d
     assert [tower_line(t) for t in added.towers] == [tower_line(tower)]
     assert added.undecided == ((("T1", "T3", "T8"), 60.0),)
     assert added.history[-1] == f"Tower found by counting: it meets {' '.join(met[:3])}."
+    again = add_towers(path, PLANTED, [tower], "counting again")  # held already: left out
+    assert (len(again.towers), again.history) == (1, added.history)
     before = path.read_bytes()
     lifted = tuple(dataclasses.replace(b, z=b.z + 1) for b in tower)
     with pytest.raises(UserError, match="planted.yaml: the tower cannot be added: the tower "

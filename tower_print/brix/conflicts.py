@@ -242,10 +242,13 @@ def add_towers(path: Path, deck: Deck, towers: Sequence[Tower], why: str) -> Con
     """Add to the file at `path` standing towers found without Z3 (`why`: how, for the
     history), dropping the undecided sets they meet; the file is written once. Each must keep
     the deck's rule and meet no listed conflict, as `conflicts_to_take` asks of every tower
-    (only of these here)."""
+    (only of these here). A tower the file holds already is left out (a script's tower that
+    settles its own set, listed undecided, comes again among its recolourings)."""
     known = current_file(path, deck)
     history = list(known.history)
     undecided = list(known.undecided)
+    held = {tower_line(tower) for tower in known.towers}
+    towers = [tower for tower in towers if tower_line(tower) not in held]
     for tower in towers:
         wrong = problems(tower, deck.bricks, deck.all_used, [])
         met = _card_ids(deck, deck.cards_met(tower))
