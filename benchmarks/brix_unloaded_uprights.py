@@ -51,8 +51,8 @@ contacts' corners balancing each brick; the centre tests on its parts follow fro
 forces), and it is joined: each of the m presses on some of the k. It is then one of the
 towers of 1 + J + k + m bricks on the base alone, which the short tower enumeration's `Search`
 enumerates in full (pruned only by conditions every standing tower meets): when none of those
-stands, no tower meets the cards. When a set needs less than m, the uprights on the table may
-carry the rest, and Z3 is asked.
+stands, no tower meets the cards. When a set needs less than m (the uprights on the table may
+carry the rest), or one of those towers stands (Search has no cards to try on it), Z3 is asked.
 
 Results (2026-12-06): P18 P28 P30 P34 P44 (U = 2, k = 4, n = 9, so m = 2): 46 places for a
 lying brick on the lying gray top; 1,072 sets of 4 free ones, all needing at least 2 brick
@@ -203,7 +203,7 @@ def main() -> None:
                     print(f"{case}: no tower ({why})")
                     continue
                 counted = _unloaded(deck, base, places, loads, raised, k, above)
-                if counted is None:  # some set may leave weight for the uprights: Z3 closes it
+                if counted is None:  # the argument has no conclusion: Z3 closes the case
                     ask_impossible(deck, cards, [*given, on_table, vertical, f"exactly {k} "
                                                  f"horizontal bricks rest on {on_base}"],
                                    args.timeout, args.record)
@@ -246,8 +246,8 @@ def _unloaded(deck: Deck, base: PlacedBrick, places: list[PlacedBrick],
     """The weight argument for `raised` uprights and k lying bricks on the base and `above`
     bricks over them: the sets of places needing exactly that weight, all the sets, and the
     towers without the uprights on the table; or None when some set needs less (the uprights
-    on the table might carry the rest). Exits without a conclusion when a tower without them
-    stands."""
+    on the table might carry the rest) or a tower without them stands (it may be part of one
+    meeting the cards, or, with no uprights on the table, be one): Z3 is asked then."""
     upright = [deck.bricks.is_vertical((p.dx, p.dy, p.dz)) for p in places]
     sets = [chosen for chosen in resting_sets(places, raised + k)
             if len(chosen) == raised + k and sum(upright[i] for i in chosen) == raised]
@@ -261,7 +261,8 @@ def _unloaded(deck: Deck, base: PlacedBrick, places: list[PlacedBrick],
     counts = Search((box_of(base),), (bricks, raised, 0, raised + above, 1), None,
                     Options(deck.name, ())).run().counts
     if counts["stand"]:
-        raise SystemExit(f"no conclusion: a tower of {bricks} on the base alone stands")
+        print(f"a tower of {bricks} bricks on the base alone stands")
+        return None
     return exact, len(sets), counts["towers"]
 
 
