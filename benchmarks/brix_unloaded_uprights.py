@@ -157,30 +157,12 @@ def main() -> None:
         parser.error(f"--resting from 0 with LO <= HI; --bricks at most the deck's {every}")
     if sorted(deck.bricks.extents()) != sorted(EXTENTS):
         parser.error("the enumeration is for 4 x 2 x 2 bricks")
-    for text in args.given:
-        try:
-            parse(text, deck.bricks.color_names)
-        except UserError as error:
-            parser.error(f"--given {text!r}: {error}")
-    if args.record and args.given:
-        parser.error("--record: a proof under --given is of one case; write it into the case "
-                     "split's log with --case-log")
-    if args.case_log and not args.given:
-        parser.error("--case-log: name the case with --given")
-    try:
-        log = CaseLog(args.case_log, deck, cards) if args.case_log else None
-    except (OSError, ValueError) as error:
-        parser.error(f"--case-log {args.case_log}: {error}")
+    log = _case_log(parser, args, deck, cards)
     given = args.given
     prove_facts(deck, cards, negations(args.base, (ulo, uhi), n, every, (lo, hi)),
                 args.timeout, args.record, given)
     base = _lying_base(deck, args.base or "base")
-    margin = deck.bricks.stability_margin
-    # An upright on the base has nothing on it (its top is the highest): only one standing alone.
-    places = [*resting_places(deck, base), *(
-        place for place in resting_places(deck, base, upright=True)
-        if least_load(box_of(place), [box_of(base)], margin) == 0)]
-    loads = [least_load(box_of(place), [box_of(base)], margin) for place in places]
+    places, loads = _base_places(deck, base)
     print(f"{len(places)} places for a brick on the lying base (lying, or upright alone)")
     on_base = _on_base(args.base)
     by_z3, heavy, found = 0, 0, []
@@ -238,6 +220,37 @@ def main() -> None:
         record_script_proof(args.record, deck, tuple(cards), command, "; ".join(found),
                             "a load bound and an enumeration, not by Z3")
         print(f"added to {args.record}")
+
+
+def _case_log(parser: argparse.ArgumentParser, args: argparse.Namespace, deck: Deck,
+              cards: list[str]) -> CaseLog | None:
+    """The case split's log that --case-log names, for the case --given names (each text
+    checked): parser errors, before Z3 is asked, for a text that does not parse, a case proof
+    to --record (it is of one case), a log without a case, and a log of another run."""
+    for text in args.given:
+        try:
+            parse(text, deck.bricks.color_names)
+        except UserError as error:
+            parser.error(f"--given {text!r}: {error}")
+    if args.record and args.given:
+        parser.error("--record: a proof under --given is of one case; write it into the case "
+                     "split's log with --case-log")
+    if args.case_log and not args.given:
+        parser.error("--case-log: name the case with --given")
+    try:
+        return CaseLog(args.case_log, deck, cards) if args.case_log else None
+    except (OSError, ValueError) as error:
+        parser.error(f"--case-log {args.case_log}: {error}")
+
+
+def _base_places(deck: Deck, base: PlacedBrick) -> tuple[list[PlacedBrick], list[Fraction]]:
+    """The places for a brick on the base, lying ones and uprights standing alone (nothing can
+    rest on an upright there: its top is the highest), and the least load each needs."""
+    margin = deck.bricks.stability_margin
+    places = [*resting_places(deck, base), *(
+        place for place in resting_places(deck, base, upright=True)
+        if least_load(box_of(place), [box_of(base)], margin) == 0)]
+    return places, [least_load(box_of(place), [box_of(base)], margin) for place in places]
 
 
 def _unloaded(deck: Deck, base: PlacedBrick, places: list[PlacedBrick],
