@@ -53,6 +53,9 @@ towers of 1 + J + k + m bricks on the base alone, which the short tower enumerat
 enumerates in full (pruned only by conditions every standing tower meets): when none of those
 stands, no tower meets the cards. When a set needs less than m (the uprights on the table may
 carry the rest), or one of those towers stands (Search has no cards to try on it), Z3 is asked.
+When Z3 does not close a case with at most one upright on the table (U <= 1: at most 2 bricks
+there), every tower of the case is enumerated and read on the cards, as the short tower
+enumeration does (`Search` on each placement of the base and the upright, `_enumerated`).
 
 Results (2026-12-06): P18 P28 P30 P34 P44 (U = 2, k = 4, n = 9, so m = 2): 46 places for a
 lying brick on the lying gray top; 1,072 sets of 4 free ones, all needing at least 2 brick
@@ -75,7 +78,7 @@ from pathlib import Path
 
 from brix_case_split import CaseLog
 from brix_pedestal_bound import resting_places, resting_sets
-from brix_short_tower_enumeration import EXTENTS, Options, Search
+from brix_short_tower_enumeration import EXTENTS, UPRIGHT, Options, Search, ground_placements
 from script_proofs import (
     ask_impossible,
     least_load,
@@ -83,6 +86,7 @@ from script_proofs import (
     proof_parser,
     prove_facts,
     record_script_proof,
+    report_towers,
 )
 
 from tower_print.brix.decks import Deck
@@ -185,11 +189,17 @@ def main() -> None:
                     print(f"{case}: no tower ({why})")
                     continue
                 counted = _unloaded(deck, base, places, loads, raised, k, above)
-                if counted is None:  # the argument has no conclusion: Z3 closes the case
-                    ask_impossible(deck, cards, [*given, on_table, vertical, f"exactly {k} "
-                                                 f"horizontal bricks rest on {on_base}"],
-                                   args.timeout, args.record)
-                    by_z3 += 1
+                if counted is None:  # the argument has no conclusion: Z3 closes the case,
+                    # or with at most 2 bricks on the table the enumeration of its towers
+                    if ask_impossible(deck, cards, [*given, on_table, vertical, f"exactly {k} "
+                                                    f"horizontal bricks rest on {on_base}"],
+                                      args.timeout, args.record, settle=uprights > 1):
+                        by_z3 += 1
+                        continue
+                    towers = _enumerated(deck, cards, (n, uprights, raised, above), args.record)
+                    found.append(f"{case}: {towers} towers on the base and {uprights} upright "
+                                 "beside it, none stands and meets the cards")
+                    print(found[-1])
                     continue
                 exact, sets, towers = counted
                 if not exact:
@@ -277,6 +287,30 @@ def _unloaded(deck: Deck, base: PlacedBrick, places: list[PlacedBrick],
         print(f"a tower of {bricks} bricks on the base alone stands")
         return None
     return exact, len(sets), counts["towers"]
+
+
+def _enumerated(deck: Deck, cards: list[str], counts: tuple[int, int, int, int],
+                record: Path | None) -> int:
+    """Every tower of a case with at most one upright on the table (so at most 2 bricks there),
+    on every placement of the base and that upright, read on the cards: the short tower
+    enumeration's `Search` (n bricks, U + J upright, U of them on the table, J + m highest,
+    1 + U on the table). Its count of towers; a standing tower meeting the cards is reported
+    (check_witness), written into `record`, and ends the run."""
+    n, uprights, raised, above = counts
+    towers = 0
+    for grounds in ground_placements():
+        if sorted(box[5] == UPRIGHT[2] for box in grounds) != [False] + [True] * uprights:
+            continue  # the base lies; the others stand upright
+        result = Search(grounds, (n, uprights + raised, uprights, raised + above,
+                                  1 + uprights), None, Options(deck.name, tuple(cards))).run()
+        towers += result.counts["towers"]
+        if result.standing:
+            report_towers(deck, cards, result.standing, "a standing tower meeting the cards "
+                          "(check_witness passed):", record,
+                          f"brix_unloaded_uprights.py's enumeration of U = {uprights}, J = "
+                          f"{raised}, m = {above}")
+            raise SystemExit(0)
+    return towers
 
 
 def _lying_base(deck: Deck, colour: str) -> PlacedBrick:

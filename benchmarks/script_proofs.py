@@ -86,10 +86,11 @@ def prove_facts(deck: Deck, cards: list[str], negations: list[str], timeout: flo
 
 
 def ask_impossible(deck: Deck, cards: list[str], texts: list[str], timeout: float,
-                   record: Path | None) -> None:
+                   record: Path | None, settle: bool = True) -> bool:
     """Z3 must find no standing tower meeting the cards and `texts` (a fact's negation, or a
     case): prints the answer; a tower it finds meets the cards (check_witness), is written into
-    `record`, and ends the run; any other answer than impossible ends it without a conclusion."""
+    `record`, and ends the run; any other answer than impossible ends it without a conclusion,
+    or, not `settle` (the caller has another way to close the case), is False."""
     start = time.monotonic()
     status, tower = ask(deck, cards, texts, timeout)
     asked = "; ".join(texts)
@@ -98,8 +99,9 @@ def ask_impossible(deck: Deck, cards: list[str], texts: list[str], timeout: floa
         report_towers(deck, cards, [tower], "a standing tower meeting the cards "
                       "(check_witness passed):", record, f"Z3 with the cards and '{asked}'")
         raise SystemExit(0)
-    if status != UNSOLVABLE:
+    if status != UNSOLVABLE and settle:
         raise SystemExit("a fact the proof needs is not proved: no conclusion")
+    return status == UNSOLVABLE
 
 
 def read_json_lines(path: Path) -> tuple[dict, list[dict]]:

@@ -11,12 +11,20 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 import brix_unloaded_uprights  # noqa: E402
+import script_proofs  # noqa: E402
 from brix_pedestal_bound import resting_places, resting_sets  # noqa: E402
-from brix_unloaded_uprights import _base_places, _lying_base, _unloaded, negations  # noqa: E402
+from brix_unloaded_uprights import (  # noqa: E402
+    _base_places,
+    _enumerated,
+    _lying_base,
+    _unloaded,
+    negations,
+)
 from script_proofs import box_rests_on, least_load, named_tower  # noqa: E402
 
 from tower_print.brix.decks import shipped_deck  # noqa: E402
 from tower_print.brix.shape_library import box_of  # noqa: E402
+from tower_print.brix.solver import UNKNOWN, UNSOLVABLE  # noqa: E402
 
 
 def test_four_bricks_on_a_lying_brick_need_two_weights_only_as_a_slab_centred_on_it() -> None:
@@ -60,6 +68,18 @@ def test_an_upright_and_two_lying_bricks_on_a_lying_brick_take_the_one_weight_ab
     assert _unloaded(deck, base, places, loads, 1, 3, 0) == (0, 64, 0)  # each set needs weight
 
 
+def test_a_case_with_one_brick_on_the_table_is_enumerated_with_the_cards(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Where Z3 does not close a case with at most 2 bricks on the table, its towers are
+    enumerated: green's 8 bricks on one lying brick, 4 on it and 3 above, none stands; pink's 5
+    bricks so, 2 and 2, one stands and meets P28 (3 flat bricks tall): a tower, the run ends."""
+    assert _enumerated(shipped_deck("green"), ["G24"], (8, 0, 0, 3), None) == 1664
+    with pytest.raises(SystemExit) as stop:
+        _enumerated(shipped_deck("pink"), ["P28"], (5, 0, 0, 2), None)
+    assert stop.value.code == 0
+    assert "a standing tower meeting the cards (check_witness passed)" in capsys.readouterr().out
+
+
 def test_named_tower_names_part_of_a_tower_as_the_first_bricks() -> None:
     deck = shipped_deck("green")  # its rule: all eight bricks
     tower = named_tower(((0, 0, 0, 4, 2, 2), (0, 0, 2, 2, 4, 2)), deck)
@@ -93,3 +113,15 @@ def test_options_that_cannot_make_a_proof_are_refused_before_z3_is_asked(
 
 def _never_asked(*args: object) -> None:
     raise AssertionError("Z3 asked")
+
+
+def test_an_undecided_case_ends_the_run_unless_the_caller_has_another_way(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(script_proofs, "ask", lambda *args: (UNKNOWN, None))
+    deck = shipped_deck("green")
+    assert script_proofs.ask_impossible(deck, ["G24"], ["no brick touches the ground"], 1, None,
+                                        settle=False) is False
+    with pytest.raises(SystemExit, match="not proved"):
+        script_proofs.ask_impossible(deck, ["G24"], ["no brick touches the ground"], 1, None)
+    monkeypatch.setattr(script_proofs, "ask", lambda *args: (UNSOLVABLE, None))
+    assert script_proofs.ask_impossible(deck, ["G24"], ["no brick touches the ground"], 1, None)
