@@ -84,7 +84,7 @@ from pathlib import Path
 
 from brix_case_split import CaseLog
 from brix_pedestal_bound import resting_places, resting_sets
-from brix_short_tower_enumeration import EXTENTS, UPRIGHT, Options, Search, ground_placements
+from brix_short_tower_enumeration import EXTENTS, LENGTH, Options, Search, ground_placements
 from script_proofs import (
     ask_impossible,
     least_load,
@@ -305,7 +305,7 @@ def _enumerated(deck: Deck, cards: list[str], counts: tuple[int, int, int, int],
     n, uprights, raised, above = counts
     towers = 0
     for grounds in ground_placements():
-        if sorted(box[5] == UPRIGHT[2] for box in grounds) != [False] + [True] * uprights:
+        if sorted(box[5] == LENGTH for box in grounds) != [False] + [True] * uprights:
             continue  # the base lies; the others stand upright
         result = Search(grounds, (n, uprights + raised, uprights, raised + above,
                                   1 + uprights), None, Options(deck.name, tuple(cards))).run()
