@@ -250,6 +250,44 @@ class CaseLog:
                                      **({"by": by} if by else {})})
 
 
+def add_case_options(parser: argparse.ArgumentParser) -> None:
+    """--given and --case-log, for a script whose proof may be of one case a case split left
+    open: the texts it is asked with, and the split's log to write the closed case into."""
+    parser.add_argument("--given", action="append", default=[], metavar="TEXT",
+                        help="a condition the towers also meet: the proof is of that case")
+    parser.add_argument("--case-log", type=Path,
+                        help="a case split's log (brix_case_split.py --log) for these cards: "
+                             "the --given case is written there as closed by this proof")
+
+
+def case_log(parser: argparse.ArgumentParser, args: argparse.Namespace, deck: Deck,
+              cards: list[str]) -> CaseLog | None:
+    """The case split's log that --case-log names (`add_case_options`), for the case --given
+    names (each text checked): parser errors, before Z3 is asked, for a text that does not
+    parse, a case proof to --record (it is of one case), a log without a case, and a log of
+    another run."""
+    for text in args.given:
+        try:
+            parse(text, deck.bricks.color_names)
+        except UserError as error:
+            parser.error(f"--given {text!r}: {error}")
+    if args.record and args.given:
+        parser.error("--record: a proof under --given is of one case; write it into the case "
+                     "split's log with --case-log")
+    if args.case_log and not args.given:
+        parser.error("--case-log: name the case with --given")
+    try:
+        return CaseLog(args.case_log, deck, cards) if args.case_log else None
+    except (OSError, ValueError) as error:
+        parser.error(f"--case-log {args.case_log}: {error}")
+
+
+def close_case(log: CaseLog, args: argparse.Namespace, command: str, finding: str) -> None:
+    """The --given case written into the --case-log log as impossible, by `command`."""
+    log.write(args.given, UNSOLVABLE, args.timeout, f"{command} ({finding})")
+    print(f"the case written into {args.case_log} as closed")
+
+
 def _split(deck: Deck, cards: list[str], splits: list[Split], case: list[str], timeout: float,
            outcome: Outcome, log: CaseLog | None) -> None:
     """Every case of the first split under `case`, each undecided one split by the rest;

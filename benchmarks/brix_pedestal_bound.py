@@ -4,18 +4,29 @@ bound that proves card sets unsolvable where Z3 runs out of time.
     python benchmarks/brix_pedestal_bound.py --deck pink --cards P08 P13 P19 P44
     python benchmarks/brix_pedestal_bound.py --deck pink --cards P08 P13 P19 P44 \
         --record content/brix/conflicts/pink.yaml   # the proof written there
+    python benchmarks/brix_pedestal_bound.py --deck green --cards G13 G30 G32 G44 G45 \
+        --given "exactly 1 bricks touch the ground" --case-log LOG   # one case, any colour
 
 Why: audits leave pink's P08 P13 P19 P44 undecided at 60 s ("every gray brick is vertical",
 "every gray brick touches at least 3 bricks", "there is exactly 1 vertical brick", "every
 lowest brick is gray"). Z3 and the search look for a tower; the towers these cards allow are
-tall stacks on one small top, and the reason none stands is a count of weights.
+tall stacks on one small top, and the reason none stands is a count of weights. Green's
+G13 G30 G32 G44 G45 (3 upright bricks, at most 2 on the table, 4 upright bricks tall, every
+brick touching 2, one resting on 3), split by brix_case_split.py, leaves the case of one brick
+on the table open at 150 s a question, however far it is split.
 
 The facts (Z3 proves each: no standing tower meets the cards and the fact's negation, `FACTS`):
 (1) one brick P of the pedestal colour, upright, is alone on the table; (2) every other brick
 lies; (3) at least K bricks rest on P (pink's P13: what touches P must rest on it, see below).
+Without --pedestal, P is of any colour and (2) is only that the bricks resting on P lie
+(`ANY_COLOUR_FACTS`): uprights may stand higher up. With --bricks n, (4) there are at most n
+bricks. With --given (texts the towers also meet), the facts are asked under that case and the
+conclusion is of it only: --case-log writes it into the case split's log as a closed case, named
+with this command (as brix_unloaded_uprights.py does), and the case split run again on that log
+records the proof of the cards.
 
 The argument, in the statics model (tower_print/brix/statics.py): every brick off the table
-rests on a lower one, and those chains end at P, so every other brick lies at z >= top(P) and
+rests on a lower one, and those chains end at P, so every other brick is at z >= top(P) and
 the bricks at z = top(P) rest on P alone. P carries the n - 1 other bricks (n at most the
 deck's bricks), all through the k >= K bricks resting on it, so the bricks above those k press
 on them with n - 1 - k brick weights in all. Each of the k stands only if the resultant of its
@@ -33,13 +44,24 @@ Results (2026-12-01, 4 s): P08 P13 P19 P44 (pink, K = 3): Z3 proves the five fac
 each; 30 places for a lying brick on the gray top, 112 sets of 3 or 4 free ones; the least loads
 add up to at least 11/2 brick weights for 3 bricks (5 above them) and 10 for 4 (4 above): no
 tower stands. A brick on one lattice cell of the top needs 5/2, one on two cells 1/2 or 5/2.
+Green's G13 G30 G32 G44 G45 given one brick on the table (2026-12-06, 12 s, any colour): Z3
+proves the four facts in 0.3-4.1 s each, and the same 112 sets need more than is above; the
+case split then records the proof (its other cases impossible at 150 s).
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
 
-from script_proofs import least_load, proof_deck, proof_parser, prove_facts, record_script_proof
+from brix_case_split import add_case_options, case_log, close_case
+from script_proofs import (
+    PILLAR_FACTS,
+    least_load,
+    proof_deck,
+    proof_parser,
+    prove_facts,
+    record_script_proof,
+)
 
 from tower_print.brix.decks import Deck
 from tower_print.brix.geometry import PlacedBrick, collide
@@ -50,27 +72,42 @@ FACTS = ("no {c} brick is vertical", "no {c} brick touches the ground",
          "at least 2 bricks touch the ground", "there are at least 2 vertical bricks",
          "some {c} brick supports at most {k1} bricks")
 """The negations of facts (1)-(3), each of which Z3 must prove impossible with the cards."""
+ANY_COLOUR_FACTS = (*PILLAR_FACTS, "some vertical brick rests on some grounded brick",
+                    "at most {k1} bricks rest on some grounded brick")
+"""The same for a pedestal of any colour: one brick on the table, upright, and at least K
+bricks on it, each lying (the other bricks may stand upright higher up)."""
 
 
 def main() -> None:
     parser = proof_parser(__doc__.split("\n\n")[0], ["P08", "P13", "P19", "P44"], "the proof")
-    parser.add_argument("--pedestal", default="gray",
-                        help="the colour of the pedestal (the deck must have one such brick)")
+    parser.add_argument("--pedestal", metavar="COLOUR",
+                        help="the colour of the pedestal, one brick in the deck (default: any "
+                             "colour, the one brick on the table)")
     parser.add_argument("--at-least", type=int, default=3,
                         help="K: how many bricks rest on the pedestal at least")
+    parser.add_argument("--bricks", type=int,
+                        help="n: the bricks at most (default: all the deck's)")
+    add_case_options(parser)
     args = parser.parse_args()
     deck, cards = proof_deck(parser, args)
-    if len(deck.bricks.by_color(args.pedestal)) != 1:
-        raise SystemExit(f"the {args.deck} deck must have exactly one {args.pedestal} brick")
-    prove_facts(deck, cards, [fact.format(c=args.pedestal, k1=args.at_least - 1)
-                              for fact in FACTS], args.timeout, args.record)
-    n = len(deck.bricks.bricks)
-    base, margin = pedestal(deck, args.pedestal), deck.bricks.stability_margin
+    if args.pedestal and len(deck.bricks.by_color(args.pedestal)) != 1:
+        parser.error(f"the {args.deck} deck must have exactly one {args.pedestal} brick")
+    every = len(deck.bricks.bricks)
+    n = args.bricks or every
+    if not 2 <= n <= every:
+        parser.error(f"--bricks: from 2 to the deck's {every}")
+    log = case_log(parser, args, deck, cards)
+    facts = [*(FACTS if args.pedestal else ANY_COLOUR_FACTS),
+             *(["there are at least {n1} bricks"] if n < every else [])]
+    prove_facts(deck, cards, [fact.format(c=args.pedestal, k1=args.at_least - 1, n1=n + 1)
+                              for fact in facts], args.timeout, args.record, args.given)
+    name = args.pedestal or "pedestal"
+    base, margin = pedestal(deck, name), deck.bricks.stability_margin
     places = resting_places(deck, base)
     loads = [least_load(box_of(brick), [box_of(base)], margin) for brick in places]
     assert all((load == 0) == stands((base, brick), margin)
                for brick, load in zip(places, loads, strict=True)), "statics disagrees"
-    print(f"{len(places)} places for a lying brick on the {args.pedestal} top; least loads "
+    print(f"{len(places)} places for a lying brick on the {name} top; least loads "
           + ", ".join(sorted({str(load) for load in loads}, key=Fraction)))
     tried = 0
     for chosen in resting_sets(places, args.at_least):
@@ -79,14 +116,21 @@ def main() -> None:
         if need <= n - 1 - len(chosen):
             print("not excluded:", [places[i] for i in chosen], f"needs {need}")
             raise SystemExit("no conclusion: some set of bricks gets enough weight")
-    print(f"{tried} sets of {args.at_least} or more free lying bricks on the {args.pedestal} "
-          f"brick, each needing more weight from above than the other bricks have: no tower "
-          f"meeting {' '.join(cards)} stands")
+    given = "; ".join(args.given)
+    print(f"{tried} sets of {args.at_least} or more free lying bricks on the {name} brick, each "
+          f"needing more weight from above than the other bricks have: no tower meeting "
+          f"{' '.join(cards)}{' and ' + given if given else ''} stands")
+    command = " ".join([
+        "python benchmarks/brix_pedestal_bound.py --deck", args.deck, "--cards", *cards,
+        *(["--pedestal", args.pedestal] if args.pedestal else []),
+        "--at-least", str(args.at_least), *(["--bricks", str(n)] if n < every else []),
+        *(f'--given "{text}"' for text in args.given),
+        "--timeout", f"{args.timeout:g}"])
+    finding = f"{tried} sets of lying bricks on the pedestal, none can stand"
+    if log:
+        close_case(log, args, command, finding)
     if args.record:
-        command = (f"python benchmarks/brix_pedestal_bound.py --deck {args.deck} --cards "
-                   f"{' '.join(cards)} --pedestal {args.pedestal} --at-least {args.at_least}")
-        record_script_proof(args.record, deck, tuple(cards), command,
-                            f"{tried} sets of lying bricks on the pedestal, none can stand",
+        record_script_proof(args.record, deck, tuple(cards), command, finding,
                             "a load bound, not by Z3")
         print(f"added to {args.record}")
 

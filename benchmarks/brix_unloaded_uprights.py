@@ -82,7 +82,7 @@ import argparse
 from fractions import Fraction
 from pathlib import Path
 
-from brix_case_split import CaseLog
+from brix_case_split import add_case_options, case_log, close_case
 from brix_pedestal_bound import resting_places, resting_sets
 from brix_short_tower_enumeration import EXTENTS, LENGTH, Options, Search, ground_placements
 from script_proofs import (
@@ -97,9 +97,7 @@ from script_proofs import (
 
 from tower_print.brix.decks import Deck
 from tower_print.brix.geometry import PlacedBrick
-from tower_print.brix.language import parse
 from tower_print.brix.shape_library import box_of
-from tower_print.content import UserError
 
 
 def negations(base: str | None, uprights: tuple[int, int], bricks: int, every: int,
@@ -149,11 +147,7 @@ def main() -> None:
     parser.add_argument("--bricks", type=int, help="n: the bricks (default: all the deck's)")
     parser.add_argument("--resting", type=int, nargs=2, default=[4, 4], metavar=("LO", "HI"),
                         help="how many lying bricks rest on the base, at least and at most")
-    parser.add_argument("--given", action="append", default=[], metavar="TEXT",
-                        help="a condition the towers also meet: the proof is of that case")
-    parser.add_argument("--case-log", type=Path,
-                        help="a case split's log (brix_case_split.py --log) for these cards: "
-                             "the --given case is written there as closed by this proof")
+    add_case_options(parser)
     args = parser.parse_args()
     deck, cards = proof_deck(parser, args)
     every = len(deck.bricks.bricks)
@@ -167,7 +161,7 @@ def main() -> None:
         parser.error(f"--resting from 0 with LO <= HI; --bricks at most the deck's {every}")
     if sorted(deck.bricks.extents()) != sorted(EXTENTS):
         parser.error("the enumeration is for 4 x 2 x 2 bricks")
-    log = _case_log(parser, args, deck, cards)
+    log = case_log(parser, args, deck, cards)
     given = args.given
     prove_facts(deck, cards, negations(args.base, (ulo, uhi), n, every, (lo, hi)),
                 args.timeout, args.record, given)
@@ -230,33 +224,11 @@ def main() -> None:
         "--bricks", str(n), "--resting", str(lo), str(hi),
         *(f'--given "{text}"' for text in given), "--timeout", f"{args.timeout:g}"])
     if log:
-        log.write(given, "unsolvable", args.timeout, f"{command} ({'; '.join(found)})")
-        print(f"the case written into {args.case_log} as closed")
+        close_case(log, args, command, "; ".join(found))
     if args.record:
         record_script_proof(args.record, deck, tuple(cards), command, "; ".join(found),
                             "a load bound and an enumeration, not by Z3")
         print(f"added to {args.record}")
-
-
-def _case_log(parser: argparse.ArgumentParser, args: argparse.Namespace, deck: Deck,
-              cards: list[str]) -> CaseLog | None:
-    """The case split's log that --case-log names, for the case --given names (each text
-    checked): parser errors, before Z3 is asked, for a text that does not parse, a case proof
-    to --record (it is of one case), a log without a case, and a log of another run."""
-    for text in args.given:
-        try:
-            parse(text, deck.bricks.color_names)
-        except UserError as error:
-            parser.error(f"--given {text!r}: {error}")
-    if args.record and args.given:
-        parser.error("--record: a proof under --given is of one case; write it into the case "
-                     "split's log with --case-log")
-    if args.case_log and not args.given:
-        parser.error("--case-log: name the case with --given")
-    try:
-        return CaseLog(args.case_log, deck, cards) if args.case_log else None
-    except (OSError, ValueError) as error:
-        parser.error(f"--case-log {args.case_log}: {error}")
 
 
 def _base_places(deck: Deck, base: PlacedBrick) -> tuple[list[PlacedBrick], list[Fraction]]:

@@ -1,0 +1,57 @@
+"""benchmarks/brix_pedestal_bound.py on a pedestal of any colour: the facts it asks Z3 and the
+weight count on the lying bricks on the upright's top, closing one case of a case split."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+import brix_pedestal_bound  # noqa: E402
+from brix_case_split import CaseLog  # noqa: E402
+
+from tower_print.brix.decks import shipped_deck  # noqa: E402
+from tower_print.brix.solver import UNSOLVABLE  # noqa: E402
+
+CARDS = ["G13", "G30", "G32", "G44", "G45"]
+CASE = "exactly 1 bricks touch the ground"
+
+
+def _run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *options: str) -> list[list[str]]:
+    """The script's run on CARDS with Z3 answering impossible to every fact: the facts asked."""
+    asked: list[list[str]] = []
+    monkeypatch.setattr(brix_pedestal_bound, "prove_facts",
+                        lambda deck, cards, facts, *rest: asked.append(facts))
+    monkeypatch.setattr(sys, "argv", ["brix_pedestal_bound.py", "--deck", "green",
+                                      "--cards", *CARDS, *options])
+    brix_pedestal_bound.main()
+    return asked
+
+
+def test_three_lying_bricks_on_a_lone_upright_close_the_case_in_the_log(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    log = tmp_path / "run.jsonl"
+    asked = _run(tmp_path, monkeypatch, "--given", CASE, "--case-log", str(log))
+    assert asked == [["at least 2 bricks touch the ground", "some grounded brick is horizontal",
+                      "some vertical brick rests on some grounded brick",
+                      "at most 2 bricks rest on some grounded brick"]]
+    written = CaseLog(log, shipped_deck("green"), CARDS)
+    assert written.answer([CASE], 150) == UNSOLVABLE
+    assert "brix_pedestal_bound.py" in written.borrowed[(CASE,)]
+    assert "112 sets" in written.borrowed[(CASE,)]
+
+
+def test_two_lying_bricks_may_get_their_weight_so_no_case_is_closed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    log = tmp_path / "run.jsonl"
+    with pytest.raises(SystemExit, match="no conclusion"):
+        _run(tmp_path, monkeypatch, "--at-least", "2", "--given", CASE, "--case-log", str(log))
+    assert CaseLog(log, shipped_deck("green"), CARDS).answer([CASE], 1) is None
+
+
+def test_fewer_bricks_are_a_fact_to_prove_and_leave_less_weight(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    asked = _run(tmp_path, monkeypatch, "--bricks", "5")
+    assert asked[0][-1] == "there are at least 6 bricks"
