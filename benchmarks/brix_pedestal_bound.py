@@ -15,15 +15,15 @@ G13 G30 G32 G44 G45 (3 upright bricks, at most 2 on the table, 4 upright bricks 
 brick touching 2, one resting on 3), split by brix_case_split.py, leaves the case of one brick
 on the table open at 150 s a question, however far it is split.
 
-The facts (Z3 proves each: no standing tower meets the cards and the fact's negation, `FACTS`):
-(1) one brick P of the pedestal colour, upright, is alone on the table; (2) every other brick
-lies; (3) at least K bricks rest on P (pink's P13: what touches P must rest on it, see below).
-Without --pedestal, P is of any colour and (2) is only that the bricks resting on P lie
-(`ANY_COLOUR_FACTS`): uprights may stand higher up. With --bricks n, (4) there are at most n
-bricks. With --given (texts the towers also meet), the facts are asked under that case and the
-conclusion is of it only: --case-log writes it into the case split's log as a closed case, named
-with this command (as brix_unloaded_uprights.py does), and the case split run again on that log
-records the proof of the cards.
+The facts (Z3 proves each: no standing tower meets the cards and the fact's negation,
+`negations`): (1) one brick P, upright, is alone on the table: of the --pedestal colour (one
+brick in the deck), or of any colour; (2) the bricks resting on P lie; (3) at least K bricks
+rest on P (pink's P13: what touches P must rest on it, see below); with --bricks n, (4) there
+are at most n bricks. With --upright, (2) is not asked: the bricks on P may stand upright too,
+and their places are tried as well. With --given (texts the towers also meet), the facts are
+asked under that case and the conclusion is of it only: --case-log writes it into the case
+split's log as a closed case, named with this command (as brix_unloaded_uprights.py does), and
+the case split run again on that log records the proof of the cards.
 
 The argument, in the statics model (tower_print/brix/statics.py): every brick off the table
 rests on a lower one, and those chains end at P, so every other brick is at z >= top(P) and
@@ -37,13 +37,14 @@ margin on every side. The least load, in brick weights, that brings the resultan
 contact is found axis by axis in exact fractions (`script_proofs.least_load`; a resultant
 anywhere in the shrunk top can only ask less than real contacts do; a place needing no load
 is checked to stand alone on P by statics.stands, and every other to fall). Every set of
-k >= K pairwise free lying bricks on P is tried (`resting_sets`); when each needs more than
+k >= K pairwise free bricks on P is tried (`resting_sets`); when each needs more than
 n - 1 - k, no tower meets the cards and stands.
 
 Results (2026-12-01, 4 s): P08 P13 P19 P44 (pink, K = 3): Z3 proves the five facts in 0.3-1.1 s
-each; 30 places for a lying brick on the gray top, 112 sets of 3 or 4 free ones; the least loads
-add up to at least 11/2 brick weights for 3 bricks (5 above them) and 10 for 4 (4 above): no
-tower stands. A brick on one lattice cell of the top needs 5/2, one on two cells 1/2 or 5/2.
+each (then, "every other brick lies" for (2)); 30 places for a lying brick on the gray top, 112
+sets of 3 or 4 free ones; the least loads add up to at least 11/2 brick weights for 3 bricks
+(5 above them) and 10 for 4 (4 above): no tower stands. A brick on one lattice cell of the top
+needs 5/2, one on two cells 1/2 or 5/2.
 Green's G13 G30 G32 G44 G45 given one brick on the table (2026-12-06, 12 s, any colour): Z3
 proves the four facts in 0.3-4.1 s each, and the same 112 sets need more than is above; the
 case split then records the proof (its other cases impossible at 150 s).
@@ -68,14 +69,21 @@ from tower_print.brix.geometry import PlacedBrick, collide
 from tower_print.brix.shape_library import box_of
 from tower_print.brix.statics import stands
 
-FACTS = ("no {c} brick is vertical", "no {c} brick touches the ground",
-         "at least 2 bricks touch the ground", "there are at least 2 vertical bricks",
-         "some {c} brick supports at most {k1} bricks")
-"""The negations of facts (1)-(3), each of which Z3 must prove impossible with the cards."""
-ANY_COLOUR_FACTS = (*PILLAR_FACTS, "some vertical brick rests on some grounded brick",
-                    "at most {k1} bricks rest on some grounded brick")
-"""The same for a pedestal of any colour: one brick on the table, upright, and at least K
-bricks on it, each lying (the other bricks may stand upright higher up)."""
+ALONE_FACTS = ("no {c} brick is vertical", "no {c} brick touches the ground",
+               "at least 2 bricks touch the ground")
+"""The negations of fact (1) for a pedestal of one colour, each of which Z3 must prove
+impossible with the cards; `negations` adds (2) and (3)."""
+
+
+def negations(colour: str | None, at_least: int, upright: bool, bricks: int, every: int
+              ) -> list[str]:
+    """The negations of the facts (1)-(4) for a pedestal of `colour` (None: of any colour, the
+    one brick on the table); (2) only when the bricks on it must lie (not `upright`)."""
+    on = f"some {colour} brick" if colour else "some grounded brick"
+    alone = [f.format(c=colour) for f in ALONE_FACTS] if colour else list(PILLAR_FACTS)
+    return [*alone, *([] if upright else [f"some vertical brick rests on {on}"]),
+            f"at most {at_least - 1} bricks rest on {on}",
+            *([f"there are at least {bricks + 1} bricks"] if bricks < every else [])]
 
 
 def main() -> None:
@@ -85,6 +93,8 @@ def main() -> None:
                              "colour, the one brick on the table)")
     parser.add_argument("--at-least", type=int, default=3,
                         help="K: how many bricks rest on the pedestal at least")
+    parser.add_argument("--upright", action="store_true",
+                        help="bricks on the pedestal may stand upright too")
     parser.add_argument("--bricks", type=int,
                         help="n: the bricks at most (default: all the deck's)")
     add_case_options(parser)
@@ -97,17 +107,16 @@ def main() -> None:
     if not 2 <= n <= every:
         parser.error(f"--bricks: from 2 to the deck's {every}")
     log = case_log(parser, args, deck, cards)
-    facts = [*(FACTS if args.pedestal else ANY_COLOUR_FACTS),
-             *(["there are at least {n1} bricks"] if n < every else [])]
-    prove_facts(deck, cards, [fact.format(c=args.pedestal, k1=args.at_least - 1, n1=n + 1)
-                              for fact in facts], args.timeout, args.record, args.given)
+    prove_facts(deck, cards, negations(args.pedestal, args.at_least, args.upright, n, every),
+                args.timeout, args.record, args.given)
     name = args.pedestal or "pedestal"
     base, margin = pedestal(deck, name), deck.bricks.stability_margin
-    places = resting_places(deck, base)
+    places = [*resting_places(deck, base),
+              *(resting_places(deck, base, upright=True) if args.upright else [])]
     loads = [least_load(box_of(brick), [box_of(base)], margin) for brick in places]
     assert all((load == 0) == stands((base, brick), margin)
                for brick, load in zip(places, loads, strict=True)), "statics disagrees"
-    print(f"{len(places)} places for a lying brick on the {name} top; least loads "
+    print(f"{len(places)} places for a brick on the {name} top; least loads "
           + ", ".join(sorted({str(load) for load in loads}, key=Fraction)))
     tried = 0
     for chosen in resting_sets(places, args.at_least):
@@ -117,16 +126,17 @@ def main() -> None:
             print("not excluded:", [places[i] for i in chosen], f"needs {need}")
             raise SystemExit("no conclusion: some set of bricks gets enough weight")
     given = "; ".join(args.given)
-    print(f"{tried} sets of {args.at_least} or more free lying bricks on the {name} brick, each "
+    print(f"{tried} sets of {args.at_least} or more free bricks on the {name} brick, each "
           f"needing more weight from above than the other bricks have: no tower meeting "
           f"{' '.join(cards)}{' and ' + given if given else ''} stands")
     command = " ".join([
         "python benchmarks/brix_pedestal_bound.py --deck", args.deck, "--cards", *cards,
         *(["--pedestal", args.pedestal] if args.pedestal else []),
-        "--at-least", str(args.at_least), *(["--bricks", str(n)] if n < every else []),
+        "--at-least", str(args.at_least), *(["--upright"] if args.upright else []),
+        *(["--bricks", str(n)] if n < every else []),
         *(f'--given "{text}"' for text in args.given),
         "--timeout", f"{args.timeout:g}"])
-    finding = f"{tried} sets of lying bricks on the pedestal, none can stand"
+    finding = f"{tried} sets of bricks on the pedestal, none can stand"
     if log:
         close_case(log, args, command, finding)
     if args.record:
