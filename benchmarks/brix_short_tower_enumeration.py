@@ -389,9 +389,16 @@ G30), each with conditions covering every tower that fails it: when no card stat
 prove each of those unsolvable with the cards."""
 
 
-def _assumed(deck: Deck) -> dict[str, Condition]:
-    """Each assumption's text and condition, in the deck's colours."""
-    return {text: parse(text, deck.bricks.color_names) for text in ASSUMED}
+GROUND_ASSUMED = "at most {} bricks touch the ground"
+"""The second assumption, for a search on more ground bricks (`Options.ground_bricks`)."""
+
+
+def _assumed(deck: Deck, ground_bricks: int = 2) -> dict[str, Condition]:
+    """Each assumption's text and condition, in the deck's colours; the ground bricks at most
+    as `ground_bricks` says (brix_unloaded_uprights places 3)."""
+    texts = [GROUND_ASSUMED.format(ground_bricks) if text == GROUND_ASSUMED.format(2) else text
+             for text in ASSUMED]
+    return {text: parse(text, deck.bricks.color_names) for text in texts}
 
 
 class Met(Exception):  # noqa: N818 (an outcome, not an error)
@@ -529,7 +536,7 @@ def _conditions(options: Options) -> list[tuple[str, Condition]]:
     """The cards' conditions and the assumptions, all tested again on a finished tower."""
     deck = shipped_deck(options.deck)
     return [*((c, deck.card(c).condition) for c in options.cards),
-            *_assumed(deck).items()]
+            *_assumed(deck, options.ground_bricks).items()]
 
 
 Case = tuple[int, int, int, int, int]
@@ -643,6 +650,7 @@ class Options:
     cards: tuple[str, ...]
     cross_check: bool = False
     trace: bool = False
+    ground_bricks: int = 2  # the most a search's placement holds (the assumption tested again)
 
 
 Task = tuple[tuple[Box, ...], Case, frozenset[Box] | None, Options]

@@ -56,6 +56,10 @@ carry the rest), or one of those towers stands (Search has no cards to try on it
 When Z3 does not close a case with at most one upright on the table (U <= 1: at most 2 bricks
 there), every tower of the case is enumerated and read on the cards, as the short tower
 enumeration does (`Search` on each placement of the base and the upright, `_enumerated`).
+With --above-ground, (6) some brick is above every brick on the table (green's G48; Z3 proves
+it too): in a tower 3 flat bricks tall it lies at z = 4, over the base and every upright on
+the table, so a case with two uprights there has few placements (110 up to turns,
+`_under_one_brick`) and Z3's undecided ones are enumerated too.
 
 Results (2026-12-06): P18 P28 P30 P34 P44 (U = 2, k = 4, n = 9, so m = 2): 46 places for a
 lying brick on the lying gray top; 1,072 sets of 4 free ones, all needing at least 2 brick
@@ -84,9 +88,19 @@ from pathlib import Path
 
 from brix_case_split import add_case_options, case_log, close_case
 from brix_pedestal_bound import resting_places, resting_sets
-from brix_short_tower_enumeration import EXTENTS, LENGTH, Options, Search, ground_placements
+from brix_short_tower_enumeration import (
+    EXTENTS,
+    LENGTH,
+    WIDTH,
+    Options,
+    Search,
+    ground_placements,
+)
 from script_proofs import (
+    Box,
     ask_impossible,
+    first_of_turns,
+    footprints_overlap,
     least_load,
     proof_deck,
     proof_parser,
@@ -147,6 +161,9 @@ def main() -> None:
     parser.add_argument("--bricks", type=int, help="n: the bricks (default: all the deck's)")
     parser.add_argument("--resting", type=int, nargs=2, default=[4, 4], metavar=("LO", "HI"),
                         help="how many lying bricks rest on the base, at least and at most")
+    parser.add_argument("--above-ground", action="store_true",
+                        help="some brick is above every brick on the table (Z3 proves it): a "
+                             "case with 2 uprights on the table is enumerated under it")
     add_case_options(parser)
     args = parser.parse_args()
     deck, cards = proof_deck(parser, args)
@@ -163,7 +180,8 @@ def main() -> None:
         parser.error("the enumeration is for 4 x 2 x 2 bricks")
     log = case_log(parser, args, deck, cards)
     given = args.given
-    prove_facts(deck, cards, negations(args.base, (ulo, uhi), n, every, (lo, hi)),
+    prove_facts(deck, cards, [*negations(args.base, (ulo, uhi), n, every, (lo, hi)),
+                              *([NOT_ABOVE_GROUND] if args.above_ground else [])],
                 args.timeout, args.record, given)
     base = _lying_base(deck, args.base or "base")
     places, loads = _base_places(deck, base)
@@ -190,15 +208,19 @@ def main() -> None:
                     continue
                 counted = _unloaded(deck, base, places, loads, raised, k, above)
                 if counted is None:  # the argument has no conclusion: Z3 closes the case,
-                    # or with at most 2 bricks on the table the enumeration of its towers
+                    # or, when its ground placements are few enough, the enumeration of its towers
+                    grounds = _ground_placements(uprights, args.above_ground)
                     if ask_impossible(deck, cards, [*given, on_table, vertical, f"exactly {k} "
                                                     f"horizontal bricks rest on {on_base}"],
-                                      args.timeout, args.record, settle=uprights > 1):
+                                      args.timeout, args.record, settle=grounds is None):
                         by_z3 += 1
                         continue
-                    towers = _enumerated(deck, cards, (n, uprights, raised, above), args.record)
-                    found.append(f"{case}: {towers} towers on the base and {uprights} upright "
-                                 "beside it, none stands and meets the cards")
+                    assert grounds is not None
+                    towers = _enumerated(deck, cards, grounds, (n, uprights, raised, above),
+                                         args.record)
+                    found.append(f"{case}: {towers} towers on {len(grounds)} placements of the "
+                                 f"base and {uprights} upright beside it, none stands and meets "
+                                 "the cards")
                     print(found[-1])
                     continue
                 exact, sets, towers = counted
@@ -222,6 +244,7 @@ def main() -> None:
         *(["--base", args.base] if args.base else []),
         "--uprights", *map(str, sorted({ulo, uhi})), "--raised", *map(str, sorted({jlo, jhi})),
         "--bricks", str(n), "--resting", str(lo), str(hi),
+        *(["--above-ground"] if args.above_ground else []),
         *(f'--given "{text}"' for text in given), "--timeout", f"{args.timeout:g}"])
     if log:
         close_case(log, args, command, "; ".join(found))
@@ -267,20 +290,60 @@ def _unloaded(deck: Deck, base: PlacedBrick, places: list[PlacedBrick],
     return exact, len(sets), counts["towers"]
 
 
-def _enumerated(deck: Deck, cards: list[str], counts: tuple[int, int, int, int],
-                record: Path | None) -> int:
-    """Every tower of a case with at most one upright on the table (so at most 2 bricks there),
-    on every placement of the base and that upright, read on the cards: the short tower
-    enumeration's `Search` (n bricks, U + J upright, U of them on the table, J + m highest,
-    1 + U on the table). Its count of towers; a standing tower meeting the cards is reported
-    (check_witness), written into `record`, and ends the run."""
+NOT_ABOVE_GROUND = "no brick is above every grounded brick"
+"""The negation of --above-ground's fact."""
+
+
+def _ground_placements(uprights: int, above_ground: bool) -> list[tuple[Box, ...]] | None:
+    """The placements of the bricks on the table a case's enumeration runs on, or None when
+    they are too many: the base and at most one upright (the short tower enumeration's
+    `ground_placements`, 1,480), or, with --above-ground, the base and two uprights under a
+    lying brick at z = 4 over all three (`_under_one_brick`)."""
+    if uprights <= 1:
+        return [grounds for grounds in ground_placements()
+                if sorted(box[5] == LENGTH for box in grounds) == [False] + [True] * uprights]
+    if uprights == 2 and above_ground:
+        return _under_one_brick()
+    return None
+
+
+def _under_one_brick() -> list[tuple[Box, ...]]:
+    """The base along x at the origin and two uprights beside it, all three under one lying box
+    at z = 4, up to the turns and mirrorings of the base (`first_of_turns`).
+
+    Why this holds every tower of such a case meeting the fact: the brick over every brick on
+    the table is at z >= 4 (the uprights' tops), so, in a tower 3 flat bricks tall, a lying one
+    at z = 4 whose footprint meets all three (that the base lies along x, and the towers' images
+    by the turns, lose no tower meeting cards that name no direction)."""
+    base: Box = (0, 0, 0, LENGTH, WIDTH, WIDTH)
+    found: set[tuple[Box, ...]] = set()
+    for dx, dy in ((LENGTH, WIDTH), (WIDTH, LENGTH)):
+        for x in range(1 - dx, LENGTH):
+            for y in range(1 - dy, WIDTH):
+                over: Box = (x, y, 2 * WIDTH, dx, dy, WIDTH)
+                under = [(ux, uy, 0, WIDTH, WIDTH, LENGTH)
+                         for ux in range(x - WIDTH + 1, x + dx)
+                         for uy in range(y - WIDTH + 1, y + dy)]
+                under = [box for box in under if footprints_overlap(box, over)
+                         and not footprints_overlap(box, base)]
+                found.update((base, *sorted((a, b))) for i, a in enumerate(under)
+                             for b in under[i + 1:] if not footprints_overlap(a, b))
+    return sorted(grounds for grounds in found if first_of_turns(grounds, base))
+
+
+def _enumerated(deck: Deck, cards: list[str], placements: list[tuple[Box, ...]],
+                counts: tuple[int, int, int, int], record: Path | None) -> int:
+    """Every tower of a case on every placement of its bricks on the table (the base and U
+    uprights: `_ground_placements`), read on the cards: the short tower enumeration's `Search`
+    (n bricks, U + J upright, U of them on the table, J + m highest, 1 + U on the table). Its
+    count of towers; a standing tower meeting the cards is reported (check_witness), written
+    into `record`, and ends the run."""
     n, uprights, raised, above = counts
     towers = 0
-    for grounds in ground_placements():
-        if sorted(box[5] == LENGTH for box in grounds) != [False] + [True] * uprights:
-            continue  # the base lies; the others stand upright
+    for grounds in placements:
         result = Search(grounds, (n, uprights + raised, uprights, raised + above,
-                                  1 + uprights), None, Options(deck.name, tuple(cards))).run()
+                                  1 + uprights), None,
+                        Options(deck.name, tuple(cards), ground_bricks=len(grounds))).run()
         towers += result.counts["towers"]
         if result.standing:
             report_towers(deck, cards, result.standing, "a standing tower meeting the cards "

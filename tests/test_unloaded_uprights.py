@@ -16,11 +16,17 @@ from brix_pedestal_bound import resting_places, resting_sets  # noqa: E402
 from brix_unloaded_uprights import (  # noqa: E402
     _base_places,
     _enumerated,
+    _ground_placements,
     _lying_base,
     _unloaded,
     negations,
 )
-from script_proofs import box_rests_on, least_load, named_tower  # noqa: E402
+from script_proofs import (  # noqa: E402
+    box_rests_on,
+    footprints_overlap,
+    least_load,
+    named_tower,
+)
 
 from tower_print.brix.decks import shipped_deck  # noqa: E402
 from tower_print.brix.shape_library import box_of  # noqa: E402
@@ -73,9 +79,10 @@ def test_a_case_with_one_brick_on_the_table_is_enumerated_with_the_cards(
     """Where Z3 does not close a case with at most 2 bricks on the table, its towers are
     enumerated: green's 8 bricks on one lying brick, 4 on it and 3 above, none stands; pink's 5
     bricks so, 2 and 2, one stands and meets P28 (3 flat bricks tall): a tower, the run ends."""
-    assert _enumerated(shipped_deck("green"), ["G24"], (8, 0, 0, 3), None) == 1664
+    alone = _ground_placements(0, above_ground=False)
+    assert _enumerated(shipped_deck("green"), ["G24"], alone, (8, 0, 0, 3), None) == 1664
     with pytest.raises(SystemExit) as stop:
-        _enumerated(shipped_deck("pink"), ["P28"], (5, 0, 0, 2), None)
+        _enumerated(shipped_deck("pink"), ["P28"], alone, (5, 0, 0, 2), None)
     assert stop.value.code == 0
     assert "a standing tower meeting the cards (check_witness passed)" in capsys.readouterr().out
 
@@ -125,3 +132,33 @@ def test_an_undecided_case_ends_the_run_unless_the_caller_has_another_way(
         script_proofs.ask_impossible(deck, ["G24"], ["no brick touches the ground"], 1, None)
     monkeypatch.setattr(script_proofs, "ask", lambda *args: (UNSOLVABLE, None))
     assert script_proofs.ask_impossible(deck, ["G24"], ["no brick touches the ground"], 1, None)
+
+
+def test_two_uprights_on_the_table_are_placed_only_under_a_brick_over_every_ground_brick() -> None:
+    """--above-ground: 110 placements of the base and two uprights up to turns (411 without),
+    each with a lying box at z = 4 meeting all three footprints; without the fact, none."""
+    placements = _ground_placements(2, above_ground=True)
+    assert placements is not None and len(placements) == 110
+    overs = [(x, y, 4, dx, dy, 2) for dx, dy in ((4, 2), (2, 4))
+             for x in range(-4, 5) for y in range(-4, 5)]
+    for grounds in placements:
+        assert [box[5] for box in grounds] == [2, 4, 4] and grounds[0] == (0, 0, 0, 4, 2, 2)
+        assert not any(footprints_overlap(a, b) for i, a in enumerate(grounds)
+                       for b in grounds[i + 1:])
+        assert any(all(footprints_overlap(over, g) for g in grounds) for over in overs)
+    assert _ground_placements(2, above_ground=False) is None
+    assert _ground_placements(3, above_ground=True) is None
+
+
+def test_towers_on_three_ground_bricks_are_read_on_the_cards_not_on_the_search_s_two(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The short tower enumeration assumes at most 2 bricks on the table; on the base and two
+    uprights every tower broke it, and none was ever read on the cards. Green's 8 bricks, 3
+    upright (2 on the table, 1 on the base), 3 highest: 5 of them stand (two slabs on the base
+    carrying two bricks over the uprights), and they meet G13 (3 upright bricks)."""
+    placements = _ground_placements(2, above_ground=True)
+    assert placements is not None
+    with pytest.raises(SystemExit) as stop:
+        _enumerated(shipped_deck("green"), ["G13"], placements, (8, 2, 1, 2), None)
+    assert stop.value.code == 0
+    assert "a standing tower meeting the cards (check_witness passed)" in capsys.readouterr().out
