@@ -202,25 +202,32 @@ def conclude(deck: Deck, cards: list[str], standing: list[tuple[PlacedBrick, ...
     (checked by check_witness) and the towers written into `record`, or, when none stands,
     the proof (`world`: what was enumerated, "every tower around a hub"). With `others`, sets
     of cards whose facts leave the same world, `standing` met the cards all the sets hold, and
-    each set is concluded the same way: a set none of those towers meets stays undecided."""
+    each set is concluded the same way, each of those towers tried in every colouring the
+    deck allows: when the enumeration kept every one of them (it keeps a few), a set none
+    meets is proved; otherwise it stays undecided."""
     for name in ENUMERATION_COUNTS:
         print(f"{name:26} {counts[name]:>12}")
     print(f"{seconds:.0f} s")
+    kept_all = len(standing) == counts["stand and meet the cards"]
     for card_set in [cards, *others]:
-        met = [tower for tower in standing if all(
-            Evaluator(tower, deck.bricks).condition(deck.card(c).condition) for c in card_set)]
+        conditions = [deck.card(c).condition for c in card_set]
+        met = [tower for tower in (Colourings(deck, found).meeting(conditions)
+                                   for found in standing) if tower is not None]
         if met:
             report_towers(deck, card_set, met, f"a standing tower meeting {' '.join(card_set)} "
                           f"(check_witness passed; {len(met)} kept):", record,
                           f"enumeration ({command})")
-        elif standing:
+        elif not kept_all:
             print(f"{' '.join(card_set)}: undecided (none of the {len(standing)} standing towers "
                   "kept that meet the cards every set holds meets these)")
         else:
-            print(f"no tower meeting {' '.join(card_set)} stands: {world} enumerated")
+            finding = (f"{world} enumerated, none stands" if not standing else
+                       f"{world} enumerated: the {len(standing)} standing ones meeting the cards "
+                       "every set holds, in every colouring, meet none of these")
+            print(f"no tower meeting {' '.join(card_set)} stands: {finding}")
             if record:
-                record_script_proof(record, deck, tuple(card_set), command,
-                                    f"{world} enumerated, none stands", "enumeration, not by Z3")
+                record_script_proof(record, deck, tuple(card_set), command, finding,
+                                    "enumeration, not by Z3")
                 print(f"added to {record}")
 
 
