@@ -311,10 +311,10 @@ def _under_one_brick() -> list[tuple[Box, ...]]:
     """The base along x at the origin and two uprights beside it, all three under one lying box
     at z = 4, up to the turns and mirrorings of the base (`first_of_turns`).
 
-    Why this holds every tower of such a case meeting the fact: the brick over every brick on
-    the table is at z >= 4 (the uprights' tops), so, in a tower 3 flat bricks tall, a lying one
-    at z = 4 whose footprint meets all three (that the base lies along x, and the towers' images
-    by the turns, lose no tower meeting cards that name no direction)."""
+    Why these hold every tower of such a case that meets the fact: the brick above every brick
+    on the table is at z >= 4 (the uprights' tops), so in a tower 3 flat bricks tall it is a
+    lying brick at z = 4 whose footprint meets all three. Laying the base along x and keeping
+    one placement per turn or mirroring lose no tower meeting cards that name no direction."""
     base: Box = (0, 0, 0, LENGTH, WIDTH, WIDTH)
     found: set[tuple[Box, ...]] = set()
     for dx, dy in ((LENGTH, WIDTH), (WIDTH, LENGTH)):
