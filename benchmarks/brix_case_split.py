@@ -282,10 +282,12 @@ def case_log(parser: argparse.ArgumentParser, args: argparse.Namespace, deck: De
         parser.error(f"--case-log {args.case_log}: {error}")
 
 
-def close_case(log: CaseLog, args: argparse.Namespace, command: str, finding: str) -> None:
-    """The --given case written into the --case-log log as impossible, by `command`."""
-    log.write(args.given, UNSOLVABLE, args.timeout, f"{command} ({finding})")
-    print(f"the case written into {args.case_log} as closed")
+def close_case(log: CaseLog, given: list[str], timeout: float, path: Path, command: str,
+               finding: str) -> None:
+    """The --given case written into the --case-log log (`path`) as impossible, by `command`
+    (`timeout`: the seconds its Z3 questions had)."""
+    log.write(given, UNSOLVABLE, timeout, f"{command} ({finding})")
+    print(f"the case written into {path} as closed")
 
 
 def _split(deck: Deck, cards: list[str], splits: list[Split], case: list[str], timeout: float,

@@ -138,7 +138,7 @@ def main() -> None:
         "--timeout", f"{args.timeout:g}"])
     finding = f"{tried} sets of bricks on the pedestal, none can stand"
     if log:
-        close_case(log, args, command, finding)
+        close_case(log, args.given, args.timeout, args.case_log, command, finding)
     if args.record:
         record_script_proof(args.record, deck, tuple(cards), command, finding,
                             "a load bound, not by Z3")

@@ -159,6 +159,7 @@ from multiprocessing import Pool
 from pathlib import Path
 
 import numpy as np
+from brix_case_split import add_case_options, case_log, close_case
 from script_proofs import (
     Box,
     append_json_line,
@@ -252,6 +253,7 @@ def main() -> None:
                         help="the --log of a finished run in which no tower stood, tested on "
                              "colour-free cards these cards all hold: its cases are not "
                              "enumerated again")
+    add_case_options(parser)
     args = parser.parse_args()
     if (args.log or args.reuse) and args.expect:
         raise SystemExit("--log and --reuse are for full runs (without --expect)")
@@ -261,11 +263,14 @@ def main() -> None:
     bricks = deck.bricks
     assert sorted(bricks.extents()) == sorted(EXTENTS), "the proof assumes 4 x 2 x 2 bricks"
     cards = tuple(args.cards)
-    options = Options(args.deck, cards, args.cross_check, args.trace_expected)
+    given = tuple(args.given)
+    split_log = case_log(parser, args, deck, list(cards))
+    options = Options(args.deck, cards, args.cross_check, args.trace_expected, given=given)
     conditions = _conditions(options)
     reusable = _covered(args.reuse, deck, [c for _, c in conditions]) if args.reuse else []
     log = RunLog(args.log, {"script": hashlib.sha256(Path(__file__).read_bytes()).hexdigest(),
                             "deck": args.deck, "cards": cards, "uprights": args.uprights,
+                            **({"given": given} if given else {}),
                             **({"reuse": str(args.reuse)} if args.reuse else {})}
                  ) if args.log else None
     if log and log.met is not None:
@@ -277,7 +282,8 @@ def main() -> None:
         print(f"(from {args.log}: Z3's answers below, {len(log.done)} placements done)")
     else:
         try:
-            said, cases = _decide_cases(deck, cards, args.uprights, args.exclude_timeout)
+            said, cases = _decide_cases(deck, cards, args.uprights, args.exclude_timeout,
+                                        given)
         except Met as met:
             if log:
                 log.found(met)
@@ -350,7 +356,12 @@ def main() -> None:
         print("no standing tower found (not every case was enumerated)")
     else:
         reused = f" ({len(covered)} of them in the run {args.reuse} logged)" if covered else ""
-        print(f"no tower meeting {' '.join(args.cards)} stands: every case enumerated{reused}")
+        case = f" and {'; '.join(given)}" if given else ""
+        print(f"no tower meeting {' '.join(args.cards)}{case} stands: every case enumerated"
+              f"{reused}")
+        if split_log:
+            close_case(split_log, args.given, args.exclude_timeout, args.case_log, _command(args),
+                       f"every tower enumerated{reused}, none stands")
         if args.record:
             record_script_proof(args.record, deck, cards, _command(args),
                                 f"every tower enumerated{reused}, none stands",
@@ -373,7 +384,7 @@ def _command(args: argparse.Namespace) -> str:
     also when a copy ran: a run spanning sessions goes on with a copy of the script its log
     was made by, while this one changes)."""
     return f"python benchmarks/brix_short_tower_enumeration.py --deck {args.deck} --cards " + (
-        " ".join(args.cards))
+        " ".join([*args.cards, *(f'--given "{text}"' for text in args.given)]))
 
 
 ON_UPRIGHT = "some horizontal brick rests on some vertical brick"
@@ -411,16 +422,16 @@ class Met(Exception):  # noqa: N818 (an outcome, not an error)
 
 
 def _implied(deck: Deck, cards: tuple[str, ...], negations: tuple[str, ...],
-             timeout: float) -> float:
+             timeout: float, given: tuple[str, ...] = ()) -> float:
     """Seconds Z3 took to prove that the cards imply an assumption: no tower meets them and
     any of its `negations` (G43 with G46, "every lowest brick is red" and "every grounded
     brick is horizontal", leave room for the two red bricks on the table and no more; G06 G18
     G43, the red bricks touching, one lowest and one highest, for a tower 3 flat bricks tall);
     raises Met when Z3 finds a tower meeting them and a negation (G05 G19 G24 G38 G43: 3
-    bricks on the table), exits when Z3 does not say."""
+    bricks on the table), exits when Z3 does not say. Under --given, asked with that case."""
     start = time.monotonic()
     for negation in negations:
-        status, tower = ask(deck, list(cards), [negation], timeout)
+        status, tower = ask(deck, list(cards), [*given, negation], timeout)
         if tower is not None:
             raise Met(tower, f"the cards and '{negation}'")
         if status != UNSOLVABLE:
@@ -430,19 +441,20 @@ def _implied(deck: Deck, cards: tuple[str, ...], negations: tuple[str, ...],
 
 
 def _decide_cases(deck: Deck, cards: tuple[str, ...], uprights: list[int] | None,
-                  timeout: float) -> tuple[list[str], list[Case]]:
+                  timeout: float, given: tuple[str, ...] = ()) -> tuple[list[str], list[Case]]:
     """What Z3 says before the enumeration (the assumptions the cards imply, the cases it
     excludes; with `uprights`, no case is excluded), and the cases left to enumerate."""
     said = []
-    stated = {deck.card(c).condition for c in cards}
+    stated = {deck.card(c).condition for c in cards} | {
+        parse(text, deck.bricks.color_names) for text in given}
     for (text, negations), condition in zip(ASSUMED.items(), _assumed(deck).values(),
                                             strict=True):
         if condition not in stated:
-            seconds = _implied(deck, cards, negations, timeout)
+            seconds = _implied(deck, cards, negations, timeout, given)
             said.append(f"'{text}' implied ({seconds:.1f} s): no tower meets {' '.join(cards)} "
                         f"and {' or '.join(repr(n) for n in negations)}")
     if uprights is None:
-        cases, excluded = _cases(deck, cards, timeout)
+        cases, excluded = _cases(deck, cards, timeout, given)
     else:
         cases, excluded = [(b, n, u, h, g) for b in _case_values(deck, ())
                            for n in sorted(set(uprights))
@@ -536,7 +548,8 @@ def _conditions(options: Options) -> list[tuple[str, Condition]]:
     """The cards' conditions and the assumptions, all tested again on a finished tower."""
     deck = shipped_deck(options.deck)
     return [*((c, deck.card(c).condition) for c in options.cards),
-            *_assumed(deck, options.ground_bricks).items()]
+            *_assumed(deck, options.ground_bricks).items(),
+            *((text, parse(text, deck.bricks.color_names)) for text in options.given)]
 
 
 Case = tuple[int, int, int, int, int]
@@ -572,7 +585,7 @@ def _case_name(case: tuple[int, ...]) -> str:
     return ", ".join(f"{name} = {value}" for name, value in zip("BNUHG", case, strict=False))
 
 
-def _cases(deck: Deck, cards: tuple[str, ...], timeout: float
+def _cases(deck: Deck, cards: tuple[str, ...], timeout: float, given: tuple[str, ...] = ()
            ) -> tuple[list[Case], list[tuple[tuple[int, ...], list[str], float]]]:
     """The cases (B, N, U, H, G) to enumerate, and the partial cases Z3 excludes, with the
     cards asked and its time. Counts are fixed one at a time; a partial case is excluded when
@@ -594,7 +607,8 @@ def _cases(deck: Deck, cards: tuple[str, ...], timeout: float
             grown = (*case, value)
             for asked, texts in ((others, []), (list(cards), list(ASSUMED))):
                 start = time.monotonic()
-                status, tower = ask(deck, asked, [*texts, *_case_texts(grown)], timeout)
+                status, tower = ask(deck, asked, [*given, *texts, *_case_texts(grown)],
+                                    timeout)
                 if tower is not None and asked == list(cards):
                     raise Met(tower, f"the cards, the assumptions and {_case_name(grown)}")
                 if status == UNSOLVABLE:
@@ -651,6 +665,7 @@ class Options:
     cross_check: bool = False
     trace: bool = False
     ground_bricks: int = 2  # the most a search's placement holds (the assumption tested again)
+    given: tuple[str, ...] = ()  # --given: the case's conditions, tested on finished towers too
 
 
 Task = tuple[tuple[Box, ...], Case, frozenset[Box] | None, Options]

@@ -247,7 +247,7 @@ def main() -> None:
         *(["--above-ground"] if args.above_ground else []),
         *(f'--given "{text}"' for text in given), "--timeout", f"{args.timeout:g}"])
     if log:
-        close_case(log, args, command, "; ".join(found))
+        close_case(log, args.given, args.timeout, args.case_log, command, "; ".join(found))
     if args.record:
         record_script_proof(args.record, deck, tuple(cards), command, "; ".join(found),
                             "a load bound and an enumeration, not by Z3")

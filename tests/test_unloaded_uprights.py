@@ -162,3 +162,4 @@ def test_towers_on_three_ground_bricks_are_read_on_the_cards_not_on_the_search_s
         _enumerated(shipped_deck("green"), ["G13"], placements, (8, 2, 1, 2), None)
     assert stop.value.code == 0
     assert "a standing tower meeting the cards (check_witness passed)" in capsys.readouterr().out
+
