@@ -16,6 +16,9 @@ enumerated in plain Python (no Z3): does any of them stand and meet the other ca
         --record content/brix/conflicts/green.yaml  # the proof or tower written there
     python benchmarks/brix_short_tower_enumeration.py --cards G21 G24 G26 G28 G30 --first \
         --log g21.jsonl  # stops at the first ground placement with a tower meeting the cards
+    python benchmarks/brix_short_tower_enumeration.py --deck pink --cards P11 P39 P41 P48 P51 \
+        --given "there are exactly 8 bricks" --given "the tower is exactly 3 flat bricks tall" \
+        --case-log LOG  # one case a case split left (and the texts fixing its counts)
     python benchmarks/brix_short_tower_enumeration.py --cards G24 G28 G30 G41 --reuse g17.jsonl
         # the cases that finished run enumerated (no tower stood) are not enumerated again
 
@@ -36,6 +39,13 @@ without G24 and G30, which is quick for counting cards, then with every card and
 --exclude-timeout). G13 leaves (3, 0, 4); G16 with G35 ("exactly 1 blue brick is vertical",
 "every red brick is vertical") leaves N = 3-7. Cases with few uprights (N = 0, 1) and two lying
 ground bricks are too many towers for a run: cards that allow them are out of reach.
+
+One case of a case split: with --given TEXT (repeated) every Z3 question is asked with those
+conditions too, each finished tower is read on them as on the cards, and a given text may state
+an assumption; a run that enumerates every case proves that case only, and --case-log writes it
+into the split's log as closed (brix_case_split.py, as brix_unloaded_uprights.py does). Pink's
+P39 P41 P48 P51 with P11 or P36 left "8 (or 9) bricks, 2 on the table, both lying, 3 upright,
+3 flat bricks tall" (2026-12-06: 1,584 placements, 24,048 towers, none stands, 14 s for 8).
 
 Decks: the two assumptions are conditions (ASSUMED), stated by green's G24 and G30 (pink's P28
 states the first); one no card states must be implied by the cards (`_implied`). Each case also
