@@ -282,6 +282,11 @@ def case_log(parser: argparse.ArgumentParser, args: argparse.Namespace, deck: De
         parser.error(f"--case-log {args.case_log}: {error}")
 
 
+def given_options(given: list[str]) -> list[str]:
+    """The --given options that repeat a case in a command line."""
+    return [f'--given "{text}"' for text in given]
+
+
 def close_case(log: CaseLog, given: list[str], timeout: float, path: Path, command: str,
                finding: str) -> None:
     """The --given case written into the --case-log log (`path`) as impossible, by `command`

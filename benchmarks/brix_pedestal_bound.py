@@ -54,7 +54,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from brix_case_split import add_case_options, case_log, close_case
+from brix_case_split import add_case_options, case_log, close_case, given_options
 from script_proofs import (
     PILLAR_FACTS,
     least_load,
@@ -134,7 +134,7 @@ def main() -> None:
         *(["--pedestal", args.pedestal] if args.pedestal else []),
         "--at-least", str(args.at_least), *(["--upright"] if args.upright else []),
         *(["--bricks", str(n)] if n < every else []),
-        *(f'--given "{text}"' for text in args.given),
+        *given_options(args.given),
         "--timeout", f"{args.timeout:g}"])
     finding = f"{tried} sets of bricks on the pedestal, none can stand"
     if log:

@@ -169,7 +169,7 @@ from multiprocessing import Pool
 from pathlib import Path
 
 import numpy as np
-from brix_case_split import add_case_options, case_log, close_case
+from brix_case_split import add_case_options, case_log, close_case, given_options
 from script_proofs import (
     Box,
     append_json_line,
@@ -394,24 +394,24 @@ def _command(args: argparse.Namespace) -> str:
     also when a copy ran: a run spanning sessions goes on with a copy of the script its log
     was made by, while this one changes)."""
     return f"python benchmarks/brix_short_tower_enumeration.py --deck {args.deck} --cards " + (
-        " ".join([*args.cards, *(f'--given "{text}"' for text in args.given)]))
+        " ".join([*args.cards, *given_options(args.given)]))
 
 
 ON_UPRIGHT = "some horizontal brick rests on some vertical brick"
 """Green's G28: when a card states it, pruning rule 9 applies."""
 
+GROUND_ASSUMED = "at most {} bricks touch the ground"
+"""The second assumption, for a search on more ground bricks (`Options.ground_bricks`)."""
+
+
 ASSUMED = {
     "the tower is exactly 3 flat bricks tall":
         ("the tower is at most 2 flat bricks tall", "the tower is at least 4 flat bricks tall"),
-    "at most 2 bricks touch the ground": ("at least 3 bricks touch the ground",),
+    GROUND_ASSUMED.format(2): ("at least 3 bricks touch the ground",),
 }
 """What the search is built on (height exactly HEIGHT, at most 2 ground bricks: green's G24 and
 G30), each with conditions covering every tower that fails it: when no card states it, Z3 must
 prove each of those unsolvable with the cards."""
-
-
-GROUND_ASSUMED = "at most {} bricks touch the ground"
-"""The second assumption, for a search on more ground bricks (`Options.ground_bricks`)."""
 
 
 def _assumed(deck: Deck, ground_bricks: int = 2) -> dict[str, Condition]:

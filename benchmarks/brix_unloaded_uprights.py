@@ -83,10 +83,11 @@ stays open there, as in G06 G13 G18 G43 G48 and G06 G18 G26 G43 G48.
 from __future__ import annotations
 
 import argparse
+import functools
 from fractions import Fraction
 from pathlib import Path
 
-from brix_case_split import add_case_options, case_log, close_case
+from brix_case_split import add_case_options, case_log, close_case, given_options
 from brix_pedestal_bound import resting_places, resting_sets
 from brix_short_tower_enumeration import (
     EXTENTS,
@@ -245,7 +246,7 @@ def main() -> None:
         "--uprights", *map(str, sorted({ulo, uhi})), "--raised", *map(str, sorted({jlo, jhi})),
         "--bricks", str(n), "--resting", str(lo), str(hi),
         *(["--above-ground"] if args.above_ground else []),
-        *(f'--given "{text}"' for text in given), "--timeout", f"{args.timeout:g}"])
+        *given_options(given), "--timeout", f"{args.timeout:g}"])
     if log:
         close_case(log, args.given, args.timeout, args.case_log, command, "; ".join(found))
     if args.record:
@@ -294,6 +295,7 @@ NOT_ABOVE_GROUND = "no brick is above every grounded brick"
 """The negation of --above-ground's fact."""
 
 
+@functools.cache
 def _ground_placements(uprights: int, above_ground: bool) -> list[tuple[Box, ...]] | None:
     """The placements of the bricks on the table a case's enumeration runs on, or None when
     they are too many: the base and at most one upright (the short tower enumeration's
@@ -320,12 +322,11 @@ def _under_one_brick() -> list[tuple[Box, ...]]:
     for dx, dy in ((LENGTH, WIDTH), (WIDTH, LENGTH)):
         for x in range(1 - dx, LENGTH):
             for y in range(1 - dy, WIDTH):
-                over: Box = (x, y, 2 * WIDTH, dx, dy, WIDTH)
+                # the lying box over all three at (x, y): uprights meeting its footprint
                 under = [(ux, uy, 0, WIDTH, WIDTH, LENGTH)
                          for ux in range(x - WIDTH + 1, x + dx)
                          for uy in range(y - WIDTH + 1, y + dy)]
-                under = [box for box in under if footprints_overlap(box, over)
-                         and not footprints_overlap(box, base)]
+                under = [box for box in under if not footprints_overlap(box, base)]
                 found.update((base, *sorted((a, b))) for i, a in enumerate(under)
                              for b in under[i + 1:] if not footprints_overlap(a, b))
     return sorted(grounds for grounds in found if first_of_turns(grounds, base))
