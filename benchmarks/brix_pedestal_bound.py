@@ -1,4 +1,4 @@
-"""Do the bricks lying on a lone upright pedestal get enough weight from above to stand? A load
+"""Do the bricks lying on a lone pedestal get enough weight from above to stand? A load
 bound that proves card sets unsolvable where Z3 runs out of time.
 
     python benchmarks/brix_pedestal_bound.py --deck pink --cards P08 P13 P19 P44
@@ -6,6 +6,8 @@ bound that proves card sets unsolvable where Z3 runs out of time.
         --record content/brix/conflicts/pink.yaml   # the proof written there
     python benchmarks/brix_pedestal_bound.py --deck green --cards G13 G30 G32 G44 G45 \
         --given "exactly 1 bricks touch the ground" --case-log LOG   # one case, any colour
+    python benchmarks/brix_pedestal_bound.py --deck green --cards G06 G33 G38 G39 G41 \
+        --lying --upright 2 --at-least 5 --given "..." --case-log LOG  # a lying pedestal
 
 Why: audits leave pink's P08 P13 P19 P44 undecided at 60 s ("every gray brick is vertical",
 "every gray brick touches at least 3 bricks", "there is exactly 1 vertical brick", "every
@@ -16,14 +18,15 @@ brick touching 2, one resting on 3), split by brix_case_split.py, leaves the cas
 on the table open at 150 s a question, however far it is split.
 
 The facts (Z3 proves each: no standing tower meets the cards and the fact's negation,
-`negations`): (1) one brick P, upright, is alone on the table: of the --pedestal colour (one
-brick in the deck), or of any colour; (2) the bricks resting on P lie; (3) at least K bricks
-rest on P (pink's P13: what touches P must rest on it, see below); with --bricks n, (4) there
-are at most n bricks. With --upright, (2) is not asked: the bricks on P may stand upright too,
-and their places are tried as well. With --given (texts the towers also meet), the facts are
-asked under that case and the conclusion is of it only: --case-log writes it into the case
-split's log as a closed case, named with this command (as brix_unloaded_uprights.py does), and
-the case split run again on that log records the proof of the cards.
+`negations`): (1) one brick P, upright (with --lying: lying), is alone on the table: of the
+--pedestal colour (one brick in the deck), or of any colour; (2) the bricks resting on P lie;
+(3) at least K bricks rest on P (pink's P13: what touches P must rest on it, see below); with
+--bricks n, (4) there are at most n bricks. With --upright, (2) is not asked: the bricks on P
+may stand upright too, and their places are tried as well; with --upright N, (2) is that at most
+N of them do, and sets with more are not tried. With --given (texts the towers also meet), the
+facts are asked under that case and the conclusion is of it only: --case-log writes it into the
+case split's log as a closed case, named with this command (as brix_unloaded_uprights.py does),
+and the case split run again on that log records the proof of the cards.
 
 The argument, in the statics model (tower_print/brix/statics.py): every brick off the table
 rests on a lower one, and those chains end at P, so every other brick is at z >= top(P) and
@@ -48,6 +51,11 @@ needs 5/2, one on two cells 1/2 or 5/2.
 Green's G13 G30 G32 G44 G45 given one brick on the table (2026-12-06, 12 s, any colour): Z3
 proves the four facts in 0.3-4.1 s each, and the same 112 sets need more than is above; the
 case split then records the proof (its other cases impossible at 150 s).
+Green's G06 G33 G38 G39 G41 given a lying brick alone on the table, 2 or 3 uprights (none on
+the table) and 4 flat bricks tall (2026-12-06, 1 s, --lying --upright 2 or 3 --at-least 5):
+61 places on the 4 x 2 top (15 of them upright), 2,152 and 2,746 sets of 5 or more need more
+than the 2 weights above them. With 4 on it and 3 above there is no conclusion: four lying
+bricks across the corners, each half off the top, need 1/2 each.
 """
 
 from __future__ import annotations
@@ -69,21 +77,31 @@ from tower_print.brix.geometry import PlacedBrick, collide
 from tower_print.brix.shape_library import box_of
 from tower_print.brix.statics import stands
 
-ALONE_FACTS = ("no {c} brick is vertical", "no {c} brick touches the ground",
+ALONE_FACTS = ("no {c} brick is {o}", "no {c} brick touches the ground",
                "at least 2 bricks touch the ground")
-"""The negations of fact (1) for a pedestal of one colour, each of which Z3 must prove
-impossible with the cards; `negations` adds (2) and (3)."""
+"""The negations of fact (1) for a pedestal of one colour standing in orientation {o}, each of
+which Z3 must prove impossible with the cards; `negations` adds (2) and (3)."""
 
 
-def negations(colour: str | None, at_least: int, upright: bool, bricks: int, every: int
-              ) -> list[str]:
+def negations(colour: str | None, at_least: int, uprights: int, bricks: int, every: int,
+              lying: bool = False) -> list[str]:
     """The negations of the facts (1)-(4) for a pedestal of `colour` (None: of any colour, the
-    one brick on the table); (2) only when the bricks on it must lie (not `upright`)."""
+    one brick on the table), upright or (`lying`) lying; (2) at most `uprights` bricks on it
+    stand upright (none asked when any number may)."""
     on = f"some {colour} brick" if colour else "some grounded brick"
-    alone = [f.format(c=colour) for f in ALONE_FACTS] if colour else list(PILLAR_FACTS)
-    return [*alone, *([] if upright else [f"some vertical brick rests on {on}"]),
+    own, other = ("horizontal", "vertical") if lying else ("vertical", "horizontal")
+    alone = ([f.format(c=colour, o=own) for f in ALONE_FACTS] if colour else
+             [PILLAR_FACTS[0], f"some grounded brick is {other}"])
+    upright = ([f"some vertical brick rests on {on}"] if uprights == 0 else
+               [f"at least {uprights + 1} vertical bricks rest on {on}"]
+               if uprights < bricks - 1 else [])
+    return [*alone, *upright,
             f"at most {at_least - 1} bricks rest on {on}",
             *([f"there are at least {bricks + 1} bricks"] if bricks < every else [])]
+
+
+UNBOUNDED = 1 << 30
+"""--upright without a count: any number of the bricks on the pedestal may stand upright."""
 
 
 def main() -> None:
@@ -93,8 +111,11 @@ def main() -> None:
                              "colour, the one brick on the table)")
     parser.add_argument("--at-least", type=int, default=3,
                         help="K: how many bricks rest on the pedestal at least")
-    parser.add_argument("--upright", action="store_true",
-                        help="bricks on the pedestal may stand upright too")
+    parser.add_argument("--upright", nargs="?", type=int, const=UNBOUNDED, default=0,
+                        metavar="N", help="bricks on the pedestal may stand upright too (N: at "
+                                          "most N of them, a fact)")
+    parser.add_argument("--lying", action="store_true",
+                        help="the pedestal lies (default: it stands upright)")
     parser.add_argument("--bricks", type=int,
                         help="n: the bricks at most (default: all the deck's)")
     add_case_options(parser)
@@ -106,13 +127,17 @@ def main() -> None:
     n = args.bricks or every
     if not 2 <= n <= every:
         parser.error(f"--bricks: from 2 to the deck's {every}")
+    if args.upright < 0:
+        parser.error("--upright: a count from 0")
+    uprights = min(args.upright, n - 1)
     log = case_log(parser, args, deck, cards)
-    prove_facts(deck, cards, negations(args.pedestal, args.at_least, args.upright, n, every),
+    prove_facts(deck, cards,
+                negations(args.pedestal, args.at_least, uprights, n, every, args.lying),
                 args.timeout, args.record, args.given)
     name = args.pedestal or "pedestal"
-    base, margin = pedestal(deck, name), deck.bricks.stability_margin
+    base, margin = pedestal(deck, name, args.lying), deck.bricks.stability_margin
     places = [*resting_places(deck, base),
-              *(resting_places(deck, base, upright=True) if args.upright else [])]
+              *(resting_places(deck, base, upright=True) if uprights else [])]
     loads = [least_load(box_of(brick), [box_of(base)], margin) for brick in places]
     assert all((load == 0) == stands((base, brick), margin)
                for brick, load in zip(places, loads, strict=True)), "statics disagrees"
@@ -120,6 +145,8 @@ def main() -> None:
           + ", ".join(sorted({str(load) for load in loads}, key=Fraction)))
     tried = 0
     for chosen in resting_sets(places, args.at_least):
+        if sum(places[i].name == "upright" for i in chosen) > uprights:
+            continue
         tried += 1
         need = sum(loads[i] for i in chosen)
         if need <= n - 1 - len(chosen):
@@ -132,7 +159,9 @@ def main() -> None:
     command = " ".join([
         "python benchmarks/brix_pedestal_bound.py --deck", args.deck, "--cards", *cards,
         *(["--pedestal", args.pedestal] if args.pedestal else []),
-        "--at-least", str(args.at_least), *(["--upright"] if args.upright else []),
+        "--at-least", str(args.at_least),
+        *(["--upright"] if uprights >= n - 1 else ["--upright", str(uprights)] if uprights else []),
+        *(["--lying"] if args.lying else []),
         *(["--bricks", str(n)] if n < every else []),
         *given_options(args.given),
         "--timeout", f"{args.timeout:g}"])
@@ -145,10 +174,12 @@ def main() -> None:
         print(f"added to {args.record}")
 
 
-def pedestal(deck: Deck, colour: str) -> PlacedBrick:
-    """The upright pedestal at the origin."""
-    upright = next(e for e in deck.bricks.extents() if deck.bricks.is_vertical(e))
-    return PlacedBrick(f"{colour}-1", colour, 0, 0, 0, *upright)
+def pedestal(deck: Deck, colour: str, lying: bool = False) -> PlacedBrick:
+    """The pedestal at the origin, upright or (`lying`) in its first lying extent: the other
+    lying extents are its turns, and the places on its top are tried in every extent."""
+    extent = next(e for e in sorted(deck.bricks.extents())
+                  if deck.bricks.is_vertical(e) != lying)
+    return PlacedBrick(f"{colour}-1", colour, 0, 0, 0, *extent)
 
 
 def resting_places(deck: Deck, base: PlacedBrick, upright: bool = False) -> list[PlacedBrick]:

@@ -57,18 +57,18 @@ def test_fewer_bricks_are_a_fact_to_prove_and_leave_less_weight(
     assert asked[0][-1] == "there are at least 6 bricks"
 
 
-@pytest.mark.parametrize(("colour", "upright", "bricks", "expected"), [
-    ("gray", False, 9, ["no gray brick is vertical", "no gray brick touches the ground",
+@pytest.mark.parametrize(("colour", "uprights", "bricks", "expected"), [
+    ("gray", 0, 9, ["no gray brick is vertical", "no gray brick touches the ground",
                         "at least 2 bricks touch the ground",
                         "some vertical brick rests on some gray brick",
                         "at most 2 bricks rest on some gray brick"]),
-    (None, True, 8, ["at least 2 bricks touch the ground", "some grounded brick is horizontal",
+    (None, 7, 8, ["at least 2 bricks touch the ground", "some grounded brick is horizontal",
                      "at most 2 bricks rest on some grounded brick",
                      "there are at least 9 bricks"]),
 ])
 def test_negations_ask_that_the_bricks_on_the_pedestal_lie_unless_uprights_are_tried(
-        colour: str | None, upright: bool, bricks: int, expected: list[str]) -> None:
-    assert brix_pedestal_bound.negations(colour, 3, upright, bricks, 9) == expected
+        colour: str | None, uprights: int, bricks: int, expected: list[str]) -> None:
+    assert brix_pedestal_bound.negations(colour, 3, uprights, bricks, 9) == expected
 
 
 def test_uprights_on_the_pedestal_are_tried_and_may_leave_no_conclusion(
@@ -77,3 +77,16 @@ def test_uprights_on_the_pedestal_are_tried_and_may_leave_no_conclusion(
     with pytest.raises(SystemExit, match="no conclusion"):
         _run(tmp_path, monkeypatch, "--upright", "--bricks", "8")
     assert "39 places" in capsys.readouterr().out
+
+
+def test_a_lying_pedestal_is_asked_lying_and_its_uprights_counted(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    asked = _run(tmp_path, monkeypatch, "--lying", "--upright", "2", "--at-least", "5")
+    assert asked == [["at least 2 bricks touch the ground", "some grounded brick is vertical",
+                      "at least 3 vertical bricks rest on some grounded brick",
+                      "at most 4 bricks rest on some grounded brick"]]
+    out = capsys.readouterr().out
+    assert "61 places" in out and "2152 sets of 5 or more" in out
+    with pytest.raises(SystemExit, match="no conclusion"):
+        _run(tmp_path, monkeypatch, "--lying", "--upright", "2", "--at-least", "4")
