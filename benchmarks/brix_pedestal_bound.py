@@ -8,6 +8,8 @@ bound that proves card sets unsolvable where Z3 runs out of time.
         --given "exactly 1 bricks touch the ground" --case-log LOG   # one case, any colour
     python benchmarks/brix_pedestal_bound.py --deck green --cards G06 G33 G38 G39 G41 \
         --lying --upright 2 --at-least 5 --given "..." --case-log LOG  # a lying pedestal
+    python benchmarks/brix_pedestal_bound.py --deck green --cards G17 G33 G35 G38 G46 \
+        --lying --upright 4 --at-least 5 --height 4 --complete --given "..." --case-log LOG
 
 Why: audits leave pink's P08 P13 P19 P44 undecided at 60 s ("every gray brick is vertical",
 "every gray brick touches at least 3 bricks", "there is exactly 1 vertical brick", "every
@@ -43,6 +45,14 @@ is checked to stand alone on P by statics.stands, and every other to fall). Ever
 k >= K pairwise free bricks on P is tried (`resting_sets`); when each needs more than
 n - 1 - k, no tower meets the cards and stands.
 
+With --complete, a set that needs no more than the weight above it is completed instead of
+ending the run: every tower of P, the set and the other bricks (as many as the weight the set
+needs at least, up to n - 1 - k, or exactly that many when the deck uses all its bricks), each
+resting on a brick of the set or on one of the others, pairwise free and (--height H, a fact)
+at most H flat bricks tall (`completions`), is read by the judge of the enumerations
+(`script_proofs.tower_judge`: the colour-free cards, statics.stands, every colouring). One
+meeting the cards ends the run with it (check_witness); none, and the case is closed.
+
 Results (2026-12-01, 4 s): P08 P13 P19 P44 (pink, K = 3): Z3 proves the five facts in 0.3-1.1 s
 each (then, "every other brick lies" for (2)); 30 places for a lying brick on the gray top, 112
 sets of 3 or 4 free ones; the least loads add up to at least 11/2 brick weights for 3 bricks
@@ -60,6 +70,9 @@ bricks across the corners, each half off the top, need 1/2 each.
 
 from __future__ import annotations
 
+import math
+from collections import Counter
+from collections.abc import Iterator
 from fractions import Fraction
 
 from brix_case_split import add_case_options, case_log, close_case, given_options
@@ -70,6 +83,8 @@ from script_proofs import (
     proof_parser,
     prove_facts,
     record_script_proof,
+    report_towers,
+    tower_judge,
 )
 
 from tower_print.brix.decks import Deck
@@ -118,6 +133,11 @@ def main() -> None:
                         help="the pedestal lies (default: it stands upright)")
     parser.add_argument("--bricks", type=int,
                         help="n: the bricks at most (default: all the deck's)")
+    parser.add_argument("--height", type=int, metavar="H",
+                        help="the tower is at most H flat bricks tall (a fact)")
+    parser.add_argument("--complete", action="store_true",
+                        help="a set given enough weight is completed: every tower of the other "
+                             "bricks on it is tried (statics.stands)")
     add_case_options(parser)
     args = parser.parse_args()
     deck, cards = proof_deck(parser, args)
@@ -130,10 +150,13 @@ def main() -> None:
     if args.upright < 0:
         parser.error("--upright: a count from 0")
     uprights = min(args.upright, n - 1)
+    if args.height is not None and args.height < 1:
+        parser.error("--height: a count of flat bricks from 1")
     log = case_log(parser, args, deck, cards)
+    taller = [f"the tower is at least {args.height + 1} flat bricks tall"] if args.height else []
     prove_facts(deck, cards,
-                negations(args.pedestal, args.at_least, uprights, n, every, args.lying),
-                args.timeout, args.record, args.given)
+                [*negations(args.pedestal, args.at_least, uprights, n, every, args.lying),
+                 *taller], args.timeout, args.record, args.given)
     name = args.pedestal or "pedestal"
     base, margin = pedestal(deck, name, args.lying), deck.bricks.stability_margin
     places = [*resting_places(deck, base),
@@ -143,18 +166,37 @@ def main() -> None:
                for brick, load in zip(places, loads, strict=True)), "statics disagrees"
     print(f"{len(places)} places for a brick on the {name} top; least loads "
           + ", ".join(sorted({str(load) for load in loads}, key=Fraction)))
-    tried = 0
+    top = args.height * deck.bricks.thickness if args.height else None
+    counts: Counter[str] = Counter()
+    judge = tower_judge(deck, [deck.card(c).condition for c in cards], counts)
+    tried, completed = 0, 0
     for chosen in resting_sets(places, args.at_least):
         if sum(places[i].name == "upright" for i in chosen) > uprights:
             continue
         tried += 1
         need = sum(loads[i] for i in chosen)
-        if need <= n - 1 - len(chosen):
-            print("not excluded:", [places[i] for i in chosen], f"needs {need}")
-            raise SystemExit("no conclusion: some set of bricks gets enough weight")
+        above = n - 1 - len(chosen)
+        if need <= above:
+            lower = (base, *(places[i] for i in chosen))
+            if not args.complete:
+                print("not excluded:", lower[1:], f"needs {need}")
+                raise SystemExit("no conclusion: some set of bricks gets enough weight")
+            completed += 1
+            fewest = above if deck.all_used else math.ceil(need)
+            for tower in completions(deck, lower, fewest, above, top):
+                met = judge(tuple(box_of(brick) for brick in tower))
+                if met is not None:
+                    report_towers(deck, cards, [met], "a standing tower meeting the cards "
+                                  "(check_witness passed):", args.record,
+                                  "a completion in brix_pedestal_bound.py --complete")
+                    raise SystemExit("no conclusion: the cards are met")
     given = "; ".join(args.given)
-    print(f"{tried} sets of {args.at_least} or more free bricks on the {name} brick, each "
-          f"needing more weight from above than the other bricks have: no tower meeting "
+    print(f"{tried} sets of {args.at_least} or more free bricks on the {name} brick, "
+          + (f"{completed} of them given enough weight and completed in {counts['towers']} "
+             f"towers ({counts['meet the colour-free cards']} meeting the colour-free cards, "
+             f"{counts['stand']} of those standing, none meeting every card), the others "
+             if completed else "each ")
+          + f"needing more weight from above than the other bricks have: no tower meeting "
           f"{' '.join(cards)}{' and ' + given if given else ''} stands")
     command = " ".join([
         "python benchmarks/brix_pedestal_bound.py --deck", args.deck, "--cards", *cards,
@@ -163,9 +205,13 @@ def main() -> None:
         *(["--upright"] if uprights >= n - 1 else ["--upright", str(uprights)] if uprights else []),
         *(["--lying"] if args.lying else []),
         *(["--bricks", str(n)] if n < every else []),
+        *(["--height", str(args.height)] if args.height else []),
+        *(["--complete"] if args.complete else []),
         *given_options(args.given),
         "--timeout", f"{args.timeout:g}"])
-    finding = f"{tried} sets of bricks on the pedestal, none can stand"
+    finding = (f"{tried} sets of bricks on the pedestal, none can stand"
+               + (f" ({completed} completed in {counts['towers']} towers, none standing and "
+                  "meeting the cards)" if completed else ""))
     if log:
         close_case(log, args.given, args.timeout, args.case_log, command, finding)
     if args.record:
@@ -190,6 +236,40 @@ def resting_places(deck: Deck, base: PlacedBrick, upright: bool = False) -> list
             for dx, dy, dz in sorted(deck.bricks.extents())
             if deck.bricks.is_vertical((dx, dy, dz)) == upright
             for x in range(1 - dx, base.dx) for y in range(1 - dy, base.dy)]
+
+
+def completions(deck: Deck, lower: tuple[PlacedBrick, ...], fewest: int, most: int,
+                top: int | None) -> Iterator[tuple[PlacedBrick, ...]]:
+    """Every tower of `lower` and fewest..most more bricks, each resting on a brick of `lower`
+    (not the first, the pedestal: nothing else rests on it) or on one of the others, pairwise
+    free, none reaching above `top`. The others are taken in order of (z, x, y, extent) so that
+    each tower comes once: a brick's supports are lower, so they come before it."""
+    extents = sorted(deck.bricks.extents())
+
+    def places_on(support: PlacedBrick) -> list[PlacedBrick]:
+        kind = "above"
+        return [PlacedBrick(kind, kind, x, y, support.top, dx, dy, dz)
+                for dx, dy, dz in extents if top is None or support.top + dz <= top
+                for x in range(support.x + 1 - dx, support.x + support.dx)
+                for y in range(support.y + 1 - dy, support.y + support.dy)]
+
+    def key(brick: PlacedBrick) -> tuple[int, ...]:
+        return (brick.z, brick.x, brick.y, brick.dx, brick.dy, brick.dz)
+
+    def grow(placed: tuple[PlacedBrick, ...]) -> Iterator[tuple[PlacedBrick, ...]]:
+        if len(placed) >= fewest:
+            yield (*lower, *placed)
+        if len(placed) == most:
+            return
+        after = key(placed[-1]) if placed else ()
+        candidates = {key(place): place for support in (*lower[1:], *placed)
+                      for place in places_on(support) if key(place) > after}
+        for k in sorted(candidates):
+            brick = candidates[k]
+            if not any(collide(brick, other) for other in (*lower, *placed)):
+                yield from grow((*placed, brick))
+
+    yield from grow(())
 
 
 def resting_sets(places: list[PlacedBrick], at_least: int) -> list[tuple[int, ...]]:

@@ -13,19 +13,22 @@ import brix_pedestal_bound  # noqa: E402
 from brix_case_split import CaseLog  # noqa: E402
 
 from tower_print.brix.decks import shipped_deck  # noqa: E402
+from tower_print.brix.geometry import PlacedBrick, collide, rests_on  # noqa: E402
 from tower_print.brix.solver import UNSOLVABLE  # noqa: E402
 
 CARDS = ["G13", "G30", "G32", "G44", "G45"]
 CASE = "exactly 1 bricks touch the ground"
 
 
-def _run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *options: str) -> list[list[str]]:
-    """The script's run on CARDS with Z3 answering impossible to every fact: the facts asked."""
+def _run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *options: str,
+         cards: list[str] = CARDS) -> list[list[str]]:
+    """The script's run on `cards` with Z3 answering impossible to every fact: the facts
+    asked."""
     asked: list[list[str]] = []
     monkeypatch.setattr(brix_pedestal_bound, "prove_facts",
                         lambda deck, cards, facts, *rest: asked.append(facts))
     monkeypatch.setattr(sys, "argv", ["brix_pedestal_bound.py", "--deck", "green",
-                                      "--cards", *CARDS, *options])
+                                      "--cards", *cards, *options])
     brix_pedestal_bound.main()
     return asked
 
@@ -90,3 +93,36 @@ def test_a_lying_pedestal_is_asked_lying_and_its_uprights_counted(
     assert "61 places" in out and "2152 sets of 5 or more" in out
     with pytest.raises(SystemExit, match="no conclusion"):
         _run(tmp_path, monkeypatch, "--lying", "--upright", "2", "--at-least", "4")
+
+
+def test_completions_put_each_brick_on_a_lower_one_once_and_below_the_height() -> None:
+    deck = shipped_deck("green")
+    base = brix_pedestal_bound.pedestal(deck, "gray", lying=True)
+    lying = PlacedBrick("lying", "lying", 0, 0, base.top, base.dx, base.dy, base.dz)
+    one = list(brix_pedestal_bound.completions(deck, (base, lying), 1, 1, None))
+    low = list(brix_pedestal_bound.completions(deck, (base, lying), 1, 1, lying.top + 2))
+    assert (len(one), len(set(one)), len(low)) == (61, 61, 46)  # 15 upright places, 46 lying
+    two = list(brix_pedestal_bound.completions(deck, (base, lying), 0, 2, None))
+    assert len(two) == len(set(two)) and ((base, lying)) in two
+    for tower in two:
+        assert all(any(rests_on(brick, lower) for lower in tower[1:i])
+                   for i, brick in enumerate(tower) if i > 1)
+        assert not any(collide(a, b) for i, a in enumerate(tower) for b in tower[i + 1:])
+
+
+def test_sets_given_enough_weight_are_completed_and_every_tower_judged(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    asked = _run(tmp_path, monkeypatch, "--lying", "--upright", "4", "--at-least", "5",
+                 "--height", "4", "--complete")
+    assert asked[0][-1] == "the tower is at least 5 flat bricks tall"
+    assert "1 of them given enough weight and completed in 3640 towers" in capsys.readouterr().out
+
+
+def test_a_completed_tower_meeting_the_cards_is_no_proof(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit, match="the cards are met"):
+        _run(tmp_path, monkeypatch, "--lying", "--upright", "--at-least", "5",
+             "--height", "5", "--complete", cards=["G01"])
+    assert "check_witness passed" in capsys.readouterr().out
