@@ -88,7 +88,7 @@ from script_proofs import (
 )
 
 from tower_print.brix.decks import Deck
-from tower_print.brix.geometry import PlacedBrick, collide
+from tower_print.brix.geometry import PlacedBrick, collide, rests_on
 from tower_print.brix.shape_library import box_of
 from tower_print.brix.statics import stands
 
@@ -242,9 +242,13 @@ def completions(deck: Deck, lower: tuple[PlacedBrick, ...], fewest: int, most: i
                 top: int | None) -> Iterator[tuple[PlacedBrick, ...]]:
     """Every tower of `lower` and fewest..most more bricks, each resting on a brick of `lower`
     (not the first, the pedestal: nothing else rests on it) or on one of the others, pairwise
-    free, none reaching above `top`. The others are taken in order of (z, x, y, extent) so that
-    each tower comes once: a brick's supports are lower, so they come before it."""
+    free, none reaching above `top`, and none left without a brick on it when it needs a load
+    (`least_load`: a brick off its supports falls unless pressed from above). The others are
+    taken in order of (z, x, y, extent) so that each tower comes once: a brick's supports are
+    lower, so they come before it, and a brick needing a load whose top is below the next
+    brick's bottom will get none."""
     extents = sorted(deck.bricks.extents())
+    margin = deck.bricks.stability_margin
 
     def places_on(support: PlacedBrick) -> list[PlacedBrick]:
         kind = "above"
@@ -256,8 +260,13 @@ def completions(deck: Deck, lower: tuple[PlacedBrick, ...], fewest: int, most: i
     def key(brick: PlacedBrick) -> tuple[int, ...]:
         return (brick.z, brick.x, brick.y, brick.dx, brick.dy, brick.dz)
 
-    def grow(placed: tuple[PlacedBrick, ...]) -> Iterator[tuple[PlacedBrick, ...]]:
-        if len(placed) >= fewest:
+    def needs_load(brick: PlacedBrick, below: tuple[PlacedBrick, ...]) -> bool:
+        supports = [box_of(other) for other in below if rests_on(brick, other)]
+        return least_load(box_of(brick), supports, margin) > 0
+
+    def grow(placed: tuple[PlacedBrick, ...], waiting: tuple[PlacedBrick, ...]
+             ) -> Iterator[tuple[PlacedBrick, ...]]:
+        if len(placed) >= fewest and not waiting:
             yield (*lower, *placed)
         if len(placed) == most:
             return
@@ -266,10 +275,16 @@ def completions(deck: Deck, lower: tuple[PlacedBrick, ...], fewest: int, most: i
                       for place in places_on(support) if key(place) > after}
         for k in sorted(candidates):
             brick = candidates[k]
-            if not any(collide(brick, other) for other in (*lower, *placed)):
-                yield from grow((*placed, brick))
+            if any(w.top < brick.z for w in waiting):
+                return
+            if any(collide(brick, other) for other in (*lower, *placed)):
+                continue
+            below = (*lower, *placed)
+            still = tuple(w for w in waiting if not rests_on(brick, w))
+            yield from grow((*placed, brick),
+                            (*still, brick) if needs_load(brick, below) else still)
 
-    yield from grow(())
+    yield from grow((), tuple(brick for brick in lower[1:] if needs_load(brick, lower[:1])))
 
 
 def resting_sets(places: list[PlacedBrick], at_least: int) -> list[tuple[int, ...]]:
