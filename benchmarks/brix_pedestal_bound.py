@@ -209,9 +209,10 @@ def main() -> None:
         *(["--complete"] if args.complete else []),
         *given_options(args.given),
         "--timeout", f"{args.timeout:g}"])
-    finding = (f"{tried} sets of bricks on the pedestal, none can stand"
-               + (f" ({completed} completed in {counts['towers']} towers, none standing and "
-                  "meeting the cards)" if completed else ""))
+    finding = (f"{tried} sets of bricks on the pedestal, none can stand" if not completed else
+               f"{tried} sets of bricks on the pedestal: {tried - completed} cannot stand, "
+               f"{completed} completed in {counts['towers']} towers, none standing and meeting "
+               "the cards")
     if log:
         close_case(log, args.given, args.timeout, args.case_log, command, finding)
     if args.record:
