@@ -261,9 +261,14 @@ def completions(deck: Deck, lower: tuple[PlacedBrick, ...], fewest: int, most: i
     def key(brick: PlacedBrick) -> tuple[int, ...]:
         return (brick.z, brick.x, brick.y, brick.dx, brick.dy, brick.dz)
 
+    known: dict[tuple[PlacedBrick, ...], bool] = {}
+
     def needs_load(brick: PlacedBrick, below: tuple[PlacedBrick, ...]) -> bool:
-        supports = [box_of(other) for other in below if rests_on(brick, other)]
-        return least_load(box_of(brick), supports, margin) > 0
+        supports = tuple(other for other in below if rests_on(brick, other))
+        if (brick, *supports) not in known:
+            known[(brick, *supports)] = least_load(
+                box_of(brick), [box_of(other) for other in supports], margin) > 0
+        return known[(brick, *supports)]
 
     def grow(placed: tuple[PlacedBrick, ...], waiting: tuple[PlacedBrick, ...]
              ) -> Iterator[tuple[PlacedBrick, ...]]:
