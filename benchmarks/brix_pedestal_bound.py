@@ -137,7 +137,7 @@ def main() -> None:
                         help="the tower is at most H flat bricks tall (a fact)")
     parser.add_argument("--complete", action="store_true",
                         help="a set given enough weight is completed: every tower of the other "
-                             "bricks on it is tried (statics.stands)")
+                             "bricks on it is read on the cards and statics")
     add_case_options(parser)
     args = parser.parse_args()
     deck, cards = proof_deck(parser, args)
