@@ -69,13 +69,14 @@ def test_unsolvable_names_the_contradicting_cards(tmp_path: Path) -> None:
 
 
 def test_time_limit_is_unknown_with_exit_3() -> None:
-    # A deal neither the pool nor the shape library meets, still undecided at 60 s in pink's
-    # conflicts file: 0.1 s cannot be enough (once settled there, pick another it lists).
-    deal = ("P32", "P39", "P42", "P46", "P49")
-    pink = shipped_deck("pink")
-    listed = current_file(conflicts_folder() / "pink.yaml", pink).undecided
-    assert (deal, 60.0) in listed
-    result = run(*deal, "--deck", "pink", "--timeout", "0.1", "--json")
+    # A deal neither the pool nor the shape library meets, still undecided at 150 s in green's
+    # conflicts file: 0.1 s cannot be enough (once settled there, pick another it lists; pink's
+    # P32 P39 P42 P46 P49, used here before, is proved since).
+    deal = ("G13", "G25", "G32", "G40", "G44")
+    green = shipped_deck("green")
+    listed = current_file(conflicts_folder() / "green.yaml", green).undecided
+    assert (deal, 150.0) in listed
+    result = run(*deal, "--timeout", "0.1", "--json")
     assert result.exit_code == 3
     assert json.loads(result.output)["status"] == "unknown"
 
