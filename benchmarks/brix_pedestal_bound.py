@@ -222,10 +222,9 @@ def main() -> None:
 
 
 def pedestal(deck: Deck, colour: str, lying: bool = False) -> PlacedBrick:
-    """The pedestal at the origin, upright or (`lying`) in its first lying extent: the other
-    lying extents are its turns, and the places on its top are tried in every extent."""
-    extent = next(e for e in sorted(deck.bricks.extents())
-                  if deck.bricks.is_vertical(e) != lying)
+    """The pedestal at the origin, upright or (`lying`) lying along x: along y is the same up
+    to a turn, and the places on its top are tried in every extent."""
+    extent = max(e for e in deck.bricks.extents() if deck.bricks.is_vertical(e) != lying)
     return PlacedBrick(f"{colour}-1", colour, 0, 0, 0, *extent)
 
 
@@ -233,10 +232,11 @@ def resting_places(deck: Deck, base: PlacedBrick, upright: bool = False) -> list
     """Every lying brick (or, `upright`, every upright one) on the base's top that shares face
     area with it."""
     kind = "upright" if upright else "lying"
-    return [PlacedBrick(kind, kind, x, y, base.dz, dx, dy, dz)
+    return [PlacedBrick(kind, kind, x, y, base.top, dx, dy, dz)
             for dx, dy, dz in sorted(deck.bricks.extents())
             if deck.bricks.is_vertical((dx, dy, dz)) == upright
-            for x in range(1 - dx, base.dx) for y in range(1 - dy, base.dy)]
+            for x in range(base.x + 1 - dx, base.x + base.dx)
+            for y in range(base.y + 1 - dy, base.y + base.dy)]
 
 
 def completions(deck: Deck, lower: tuple[PlacedBrick, ...], fewest: int, most: int,
@@ -248,15 +248,12 @@ def completions(deck: Deck, lower: tuple[PlacedBrick, ...], fewest: int, most: i
     taken in order of (z, x, y, extent) so that each tower comes once: a brick's supports are
     lower, so they come before it, and a brick needing a load whose top is below the next
     brick's bottom will get none."""
-    extents = sorted(deck.bricks.extents())
     margin = deck.bricks.stability_margin
 
     def places_on(support: PlacedBrick) -> list[PlacedBrick]:
-        kind = "above"
-        return [PlacedBrick(kind, kind, x, y, support.top, dx, dy, dz)
-                for dx, dy, dz in extents if top is None or support.top + dz <= top
-                for x in range(support.x + 1 - dx, support.x + support.dx)
-                for y in range(support.y + 1 - dy, support.y + support.dy)]
+        return [place for upright in (False, True)
+                for place in resting_places(deck, support, upright)
+                if top is None or place.top <= top]
 
     def key(brick: PlacedBrick) -> tuple[int, ...]:
         return (brick.z, brick.x, brick.y, brick.dx, brick.dy, brick.dz)
@@ -279,13 +276,13 @@ def completions(deck: Deck, lower: tuple[PlacedBrick, ...], fewest: int, most: i
         after = key(placed[-1]) if placed else ()
         candidates = {key(place): place for support in (*lower[1:], *placed)
                       for place in places_on(support) if key(place) > after}
+        below = (*lower, *placed)
         for k in sorted(candidates):
             brick = candidates[k]
             if any(w.top < brick.z for w in waiting):
                 return
-            if any(collide(brick, other) for other in (*lower, *placed)):
+            if any(collide(brick, other) for other in below):
                 continue
-            below = (*lower, *placed)
             still = tuple(w for w in waiting if not rests_on(brick, w))
             yield from grow((*placed, brick),
                             (*still, brick) if needs_load(brick, below) else still)

@@ -88,7 +88,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from brix_case_split import add_case_options, case_log, close_case, given_options
-from brix_pedestal_bound import resting_places, resting_sets
+from brix_pedestal_bound import pedestal, resting_places, resting_sets
 from brix_short_tower_enumeration import (
     EXTENTS,
     LENGTH,
@@ -184,7 +184,7 @@ def main() -> None:
     prove_facts(deck, cards, [*negations(args.base, (ulo, uhi), n, every, (lo, hi)),
                               *([NOT_ABOVE_GROUND] if args.above_ground else [])],
                 args.timeout, args.record, given)
-    base = _lying_base(deck, args.base or "base")
+    base = pedestal(deck, args.base or "base", lying=True)
     places, loads = _base_places(deck, base)
     print(f"{len(places)} places for a brick on the lying base (lying, or upright alone)")
     on_base = _on_base(args.base)
@@ -353,12 +353,6 @@ def _enumerated(deck: Deck, cards: list[str], placements: list[tuple[Box, ...]],
                           f"{raised}, m = {above}")
             raise SystemExit(0)
     return towers
-
-
-def _lying_base(deck: Deck, colour: str) -> PlacedBrick:
-    """The base lying along x at the origin (along y is the same up to a turn)."""
-    lying = max(e for e in deck.bricks.extents() if not deck.bricks.is_vertical(e))
-    return PlacedBrick(f"{colour}-1", colour, 0, 0, 0, *lying)
 
 
 if __name__ == "__main__":

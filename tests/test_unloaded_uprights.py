@@ -12,12 +12,11 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 import brix_unloaded_uprights  # noqa: E402
 import script_proofs  # noqa: E402
-from brix_pedestal_bound import resting_places, resting_sets  # noqa: E402
+from brix_pedestal_bound import pedestal, resting_places, resting_sets  # noqa: E402
 from brix_unloaded_uprights import (  # noqa: E402
     _base_places,
     _enumerated,
     _ground_placements,
-    _lying_base,
     _unloaded,
     negations,
 )
@@ -35,7 +34,7 @@ from tower_print.brix.solver import UNKNOWN, UNSOLVABLE  # noqa: E402
 
 def test_four_bricks_on_a_lying_brick_need_two_weights_only_as_a_slab_centred_on_it() -> None:
     deck = shipped_deck("pink")
-    base = _lying_base(deck, "gray")
+    base = pedestal(deck, "gray", lying=True)
     places = resting_places(deck, base)
     assert all(box_rests_on(box_of(p), box_of(base)) for p in places)
     loads = [least_load(box_of(p), [box_of(base)], deck.bricks.stability_margin) for p in places]
@@ -64,7 +63,7 @@ def test_an_upright_and_two_lying_bricks_on_a_lying_brick_take_the_one_weight_ab
     lying one, 1 brick over them: the 2 lying need all of its weight, and no tower of the 5
     bricks on the base alone stands."""
     deck = shipped_deck("green")
-    base = _lying_base(deck, "base")
+    base = pedestal(deck, "base", lying=True)
     places, loads = _base_places(deck, base)
     alone = [p for p in places if deck.bricks.is_vertical((p.dx, p.dy, p.dz))]
     assert sorted((p.x, p.y) for p in alone) == [(0, 0), (1, 0), (2, 0)]  # wholly on it
