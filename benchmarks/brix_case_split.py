@@ -32,6 +32,13 @@ decide is an open case, and any open case leaves the set undecided. A split whos
 all miss one tower is refused (`_covering`): 'every blue brick rests on exactly 1 brick' and
 '... exactly 2' both miss a tower whose two blue bricks differ.
 
+Repainting (`colour_swaps`): when the cards name neither red nor purple, say, and the deck has
+as many bricks of each, a tower repainted red for purple meets the cards again; so a case
+whose repainted image holds every text of a case already closed (impossible, or every case
+it was split into impossible or closed so) is closed without asking Z3, and the proof counts
+those. Green's G12 G32 G34 G38 G45 (a lying brick alone on the table, purple or red) needs
+only one of the two.
+
 --log FILE: each case's answer is written there as it comes, so that a run stopped for time goes
 on where it stopped: a case the log holds as impossible is not asked again, nor one it holds as
 undecided at this --timeout or longer (its subcases are asked). The answers are the deck's and
@@ -46,8 +53,11 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from collections import Counter
+from collections.abc import Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field, replace
+from itertools import permutations
 from pathlib import Path
 
 from script_proofs import (
@@ -72,6 +82,7 @@ from tower_print.brix.language import (
     Related,
     Selector,
     parse,
+    recoloured,
 )
 from tower_print.brix.solver import UNSOLVABLE
 from tower_print.content import UserError
@@ -100,6 +111,8 @@ class Outcome:
     case: list[str] = field(default_factory=list)
     closed: int = 0
     open: list[list[str]] = field(default_factory=list)
+    mirrored: int = 0  # of the closed, those closed as another's image under a colour swap
+    proved: list[frozenset[Condition]] = field(default_factory=list)
 
 
 def main() -> None:
@@ -120,7 +133,11 @@ def main() -> None:
         parser.error(f"--log {args.log}: {error}")
     start = time.monotonic()
     outcome = Outcome()
-    _split(deck, cards, splits, [], args.timeout, outcome, log)
+    swaps = colour_swaps(deck, cards)
+    for swap in swaps:
+        print("the cards and the bricks stay the same with "
+              + ", ".join(f"{a} as {b}" for a, b in swap.items()))
+    _split(deck, cards, splits, [], args.timeout, outcome, log, swaps)
     elapsed = time.monotonic() - start
     command = " ".join(["python benchmarks/brix_case_split.py --deck", args.deck, "--cards",
                         *cards, *(f'--split "{s.text}" {s.low} {s.high}' for s in splits),
@@ -141,6 +158,11 @@ def main() -> None:
         raise SystemExit(3)
     borrowed = "".join(f"; '{'; '.join(case)}' by {by}"
                        for case, by in (log.borrowed.items() if log else ()))
+    if outcome.mirrored:
+        borrowed += (f"; {outcome.mirrored} of them as the image of another under repainting "
+                     "the bricks (" + " or ".join(", ".join(f"{a} as {b}" for a, b in swap.items())
+                                                  for swap in swaps)
+                     + "), which leaves the cards and the deck's bricks as they are")
     print(f"no tower meets {' '.join(cards)}: each of the {outcome.closed} cases impossible "
           f"({elapsed_note}){borrowed}")
     if args.record:
@@ -295,12 +317,49 @@ def close_case(log: CaseLog, given: list[str], timeout: float, path: Path, comma
     print(f"the case written into {path} as closed")
 
 
+def colour_swaps(deck: Deck, cards: list[str]) -> list[dict[str, str]]:
+    """The repaintings that change nothing: each permutation of the deck's colours (other than
+    none) that gives every colour as many bricks as its image has and turns the cards into
+    themselves. A tower meeting the cards and a case, repainted so, meets the cards and the
+    case's image: so a case whose image is impossible is impossible."""
+    colours = deck.bricks.color_names
+    count = {c: len(deck.bricks.by_color(c)) for c in colours}
+    conditions = Counter(recoloured(deck.card(c).condition, {}) for c in cards)
+    swaps = []
+    for images in permutations(colours):
+        swap = {c: i for c, i in zip(colours, images, strict=True) if c != i}
+        if swap and all(count[c] == count[i] for c, i in swap.items()) and Counter(
+                recoloured(deck.card(c).condition, swap) for c in cards) == conditions:
+            swaps.append(swap)
+    return swaps
+
+
+def _mirrored(deck: Deck, case: list[str], proved: list[frozenset[Condition]],
+              swaps: Sequence[dict[str, str]]) -> bool:
+    """Whether the case, repainted by one of `swaps`, says all that a proved impossible
+    case says (and maybe more)."""
+    colours = deck.bricks.color_names
+    for swap in swaps:
+        image = {recoloured(parse(text, colours), swap) for text in case}
+        if any(closed <= image for closed in proved):
+            return True
+    return False
+
+
 def _split(deck: Deck, cards: list[str], splits: list[Split], case: list[str], timeout: float,
-           outcome: Outcome, log: CaseLog | None) -> None:
+           outcome: Outcome, log: CaseLog | None, swaps: Sequence[dict[str, str]] = ()) -> bool:
     """Every case of the first split under `case`, each undecided one split by the rest;
-    stops at the first tower."""
+    stops at the first tower. True when every case was closed: impossible, split into
+    impossible ones, or (`swaps`, `colour_swaps`) the image of such a case."""
+    colours = deck.bricks.color_names
+    every = True
     for text in splits[0].cases():
         asked = [*case, text]
+        if _mirrored(deck, asked, outcome.proved, swaps):
+            print(f"{'; '.join(asked)}: {UNSOLVABLE} (a repainted case's image)", flush=True)
+            outcome.closed += 1
+            outcome.mirrored += 1
+            continue
         logged = log.answer(asked, timeout) if log else None
         if logged is not None:
             status, tower = logged, None
@@ -313,15 +372,21 @@ def _split(deck: Deck, cards: list[str], splits: list[Split], case: list[str], t
                 log.write(asked, status, timeout)
         if tower is not None:
             outcome.tower, outcome.case = tower, asked
-            return
+            return False
         if status == UNSOLVABLE:
             outcome.closed += 1
+            closed = True
         elif len(splits) > 1:
-            _split(deck, cards, splits[1:], asked, timeout, outcome, log)
+            closed = _split(deck, cards, splits[1:], asked, timeout, outcome, log, swaps)
             if outcome.tower is not None:
-                return
+                return False
         else:
             outcome.open.append(asked)
+            closed = False
+        if closed and swaps:
+            outcome.proved.append(frozenset(parse(t, colours) for t in asked))
+        every = every and closed
+    return every
 
 
 if __name__ == "__main__":

@@ -10,7 +10,14 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 import brix_case_split  # noqa: E402
-from brix_case_split import CaseLog, Outcome, Split, _covering, _split  # noqa: E402
+from brix_case_split import (  # noqa: E402
+    CaseLog,
+    Outcome,
+    Split,
+    _covering,
+    _split,
+    colour_swaps,
+)
 
 from tower_print.brix.decks import shipped_deck  # noqa: E402
 from tower_print.brix.language import parse  # noqa: E402
@@ -93,3 +100,66 @@ def test_a_case_another_argument_closed_is_taken_from_the_log_and_named(
     log = CaseLog(tmp_path / "run.jsonl", deck, ["G04", "G05"])
     assert log.answer(["there are exactly 2 bricks"], 10) == UNSOLVABLE
     assert log.borrowed == {("there are exactly 2 bricks",): "a weight count"}
+
+
+@pytest.mark.parametrize(("cards", "swaps"), [
+    ("G12 G32 G34 G38 G45", 1),  # no card names red or purple: they may trade places
+    ("G05 G12 G32 G34 G38", 0),  # G05 names purple, G34 and G38 blue and yellow
+    ("G13 G25 G32 G40 G44", 5),  # only blue is named: every shuffle of the other three
+])
+def test_a_repainting_counts_only_when_it_leaves_the_cards_and_bricks_as_they_are(
+        cards: str, swaps: int) -> None:
+    deck = shipped_deck("green")
+    found = colour_swaps(deck, cards.split())
+    assert len(found) == swaps
+    named = {word for card in cards.split() for word in deck.card(card).text.lower().split()}
+    assert not any(colour in named for swap in found for colour in swap)
+    pink = shipped_deck("pink")  # the one gray brick never trades places with a pair
+    assert all("gray" not in swap for swap in colour_swaps(pink, ["P08", "P13", "P19", "P44"]))
+
+
+def _mirror_run(monkeypatch: pytest.MonkeyPatch, undecided: set[tuple[str, ...]]
+                ) -> tuple[Outcome, list[list[str]]]:
+    """G12 G32 G34 G38 G45 split by red, then purple bricks on the table, then the height:
+    Z3's answers faked (the two colour levels undecided, the height cases impossible unless
+    in `undecided`)."""
+    asked: list[list[str]] = []
+
+    def fake_ask(deck: object, cards: object, texts: list[str], seconds: float
+                 ) -> tuple[str, None]:
+        asked.append(texts)
+        return (UNKNOWN if len(texts) < 3 or tuple(texts) in undecided else UNSOLVABLE), None
+
+    monkeypatch.setattr(brix_case_split, "ask", fake_ask)
+    deck = shipped_deck("green")
+    cards = ["G12", "G32", "G34", "G38", "G45"]
+    outcome = Outcome()
+    _split(deck, cards, [Split("{} red bricks touch the ground", 0, 1),
+                         Split("{} purple bricks touch the ground", 0, 1),
+                         Split("the tower is {} flat bricks tall", 8, 8)],
+           [], 10, outcome, None, colour_swaps(deck, cards))
+    return outcome, asked
+
+
+def _on_table(red: str, purple: str) -> list[str]:
+    return [f"{red} red bricks touch the ground", f"{purple} purple bricks touch the ground"]
+
+
+def test_a_case_whose_repainted_image_was_closed_is_not_asked(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    outcome, asked = _mirror_run(monkeypatch, set())
+    skipped = [_on_table("exactly 1", "exactly 0"), _on_table("at least 2", "exactly 0"),
+               _on_table("at least 2", "exactly 1")]  # images of cases closed before them
+    assert outcome.mirrored == 3 and not outcome.open
+    assert not any(case[:2] == pair for case in asked for pair in skipped)
+    assert len(asked) == 3 + 6 + 6 * 3  # the colour levels, then 6 of 9 pairs split by height
+    assert outcome.closed == 6 * 3 + 3
+
+
+def test_a_case_whose_image_is_still_open_is_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    still_open = (*_on_table("exactly 0", "exactly 1"), "the tower is exactly 8 flat bricks tall")
+    outcome, asked = _mirror_run(monkeypatch, {still_open})
+    image = _on_table("exactly 1", "exactly 0")
+    assert image in asked and [*image, still_open[2]] in asked  # its open part's image
+    assert [*image, "the tower is at most 7 flat bricks tall"] not in asked  # a closed one's
+    assert outcome.open == [list(still_open)] and outcome.mirrored == 2 + 2

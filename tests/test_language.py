@@ -20,6 +20,7 @@ from tower_print.brix.language import (
     Trait,
     describe,
     parse,
+    recoloured,
 )
 
 COLOURS = ("yellow", "purple", "red", "blue", "gray")
@@ -122,3 +123,13 @@ def test_the_tree_takes_only_words_the_language_has() -> None:
     assert set(RELATION_TESTS) == set(RELATIONS)
     for kind in QUANTIFIERS:  # each has a plain-Python meaning (a KeyError otherwise)
         Quant(kind, 1).holds(1, 1)
+
+
+def test_a_repainted_condition_asks_the_same_of_the_new_colours() -> None:
+    swap = {"red": "purple", "purple": "red"}
+    text = "every highest brick is purple or blue and every red brick touches some yellow brick"
+    image = recoloured(parse(text, COLOURS), swap)
+    assert image == recoloured(parse("every highest brick is blue or red and every purple brick "
+                                     "touches some yellow brick", COLOURS), {})
+    assert image != recoloured(parse(text, COLOURS), {})
+    assert recoloured(image, swap) == recoloured(parse(text, COLOURS), {})

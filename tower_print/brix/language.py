@@ -14,8 +14,9 @@ parse(describe(c)) == c. Colours are checked against the brick set by the caller
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass, fields, is_dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields, is_dataclass, replace
+from typing import cast
 
 from tower_print.content import UserError
 
@@ -368,6 +369,23 @@ def names_a_colour(node: object) -> bool:
     if is_dataclass(node):
         return any(names_a_colour(getattr(node, f.name)) for f in fields(node))
     return False
+
+
+def recoloured(condition: Condition, colours: Mapping[str, str]) -> Condition:
+    """The condition with each colour it names replaced by its image in `colours` (others
+    kept): what it asks of a tower whose bricks were repainted so. The colours of one "or"
+    come out in alphabetical order, so that conditions that say the same compare equal."""
+
+    def walk(node: object) -> object:
+        if isinstance(node, Colour):
+            return Colour(tuple(sorted(colours.get(c, c) for c in node.colours)))
+        if isinstance(node, tuple):
+            return tuple(walk(item) for item in node)
+        if is_dataclass(node) and not isinstance(node, type):
+            return replace(node, **{f.name: walk(getattr(node, f.name)) for f in fields(node)})
+        return node
+
+    return cast(Condition, walk(condition))
 
 
 def parse(text: str, colours: tuple[str, ...]) -> Condition:
