@@ -384,7 +384,7 @@ def _split(deck: Deck, cards: list[str], splits: list[Split], case: list[str], t
             outcome.open.append(asked)
             closed = False
         if closed and swaps:
-            outcome.proved.append(frozenset(parse(t, colours) for t in asked))
+            outcome.proved.append(frozenset(recoloured(parse(t, colours), {}) for t in asked))
         every = every and closed
     return every
 
