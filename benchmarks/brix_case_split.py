@@ -36,8 +36,8 @@ Repainting (`colour_swaps`): when the cards name neither red nor purple, say, an
 as many bricks of each, a tower repainted red for purple meets the cards again; so a case
 whose repainted image holds every text of a case already closed (impossible, or every case
 it was split into impossible or closed so) is closed without asking Z3, and the proof counts
-those. Green's G12 G32 G34 G38 G45 (a lying brick alone on the table, purple or red) needs
-only one of the two.
+those; one whose image is a case left open is left open, unasked. Green's G12 G32 G34 G38 G45
+(a lying brick alone on the table, purple or red) needs only one of the two.
 
 --log FILE: each case's answer is written there as it comes, so that a run stopped for time goes
 on where it stopped: a case the log holds as impossible is not asked again, nor one it holds as
@@ -113,6 +113,7 @@ class Outcome:
     open: list[list[str]] = field(default_factory=list)
     mirrored: int = 0  # of the closed, those closed as another's image under a colour swap
     proved: list[frozenset[Condition]] = field(default_factory=list)
+    unsettled: list[frozenset[Condition]] = field(default_factory=list)  # split, still open
 
 
 def main() -> None:
@@ -334,31 +335,33 @@ def colour_swaps(deck: Deck, cards: list[str]) -> list[dict[str, str]]:
     return swaps
 
 
-def _mirrored(deck: Deck, case: list[str], proved: list[frozenset[Condition]],
-              swaps: Sequence[dict[str, str]]) -> bool:
-    """Whether the case, repainted by one of `swaps`, says all that a proved impossible
-    case says (and maybe more)."""
+def _images(deck: Deck, case: list[str], swaps: Sequence[dict[str, str]]
+            ) -> list[frozenset[Condition]]:
+    """The case repainted by each of `swaps`, as sets of conditions."""
     colours = deck.bricks.color_names
-    for swap in swaps:
-        image = {recoloured(parse(text, colours), swap) for text in case}
-        if any(closed <= image for closed in proved):
-            return True
-    return False
+    return [frozenset(recoloured(parse(text, colours), swap) for text in case) for swap in swaps]
 
 
 def _split(deck: Deck, cards: list[str], splits: list[Split], case: list[str], timeout: float,
            outcome: Outcome, log: CaseLog | None, swaps: Sequence[dict[str, str]] = ()) -> bool:
     """Every case of the first split under `case`, each undecided one split by the rest;
     stops at the first tower. True when every case was closed: impossible, split into
-    impossible ones, or (`swaps`, `colour_swaps`) the image of such a case."""
+    impossible ones, or (`swaps`, `colour_swaps`) the image of such a case. A case whose image
+    was left open is left open too, unasked (it would fare the same)."""
     colours = deck.bricks.color_names
     every = True
     for text in splits[0].cases():
         asked = [*case, text]
-        if _mirrored(deck, asked, outcome.proved, swaps):
+        images = _images(deck, asked, swaps)
+        if any(closed <= image for image in images for closed in outcome.proved):
             print(f"{'; '.join(asked)}: {UNSOLVABLE} (a repainted case's image)", flush=True)
             outcome.closed += 1
             outcome.mirrored += 1
+            continue
+        if any(image in outcome.unsettled for image in images):
+            print(f"{'; '.join(asked)}: open (so is its repainted image)", flush=True)
+            outcome.open.append(asked)
+            every = False
             continue
         logged = log.answer(asked, timeout) if log else None
         if logged is not None:
@@ -383,8 +386,9 @@ def _split(deck: Deck, cards: list[str], splits: list[Split], case: list[str], t
         else:
             outcome.open.append(asked)
             closed = False
-        if closed and swaps:
-            outcome.proved.append(frozenset(recoloured(parse(t, colours), {}) for t in asked))
+        if swaps:
+            settled = outcome.proved if closed else outcome.unsettled
+            settled.append(frozenset(recoloured(parse(t, colours), {}) for t in asked))
         every = every and closed
     return every
 
