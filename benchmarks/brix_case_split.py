@@ -136,8 +136,7 @@ def main() -> None:
     outcome = Outcome()
     swaps = colour_swaps(deck, cards)
     for swap in swaps:
-        print("the cards and the bricks stay the same with "
-              + ", ".join(f"{a} as {b}" for a, b in swap.items()))
+        print(f"the cards and the bricks stay the same with {_swap_text(swap)}")
     _split(deck, cards, splits, [], args.timeout, outcome, log, swaps)
     elapsed = time.monotonic() - start
     command = " ".join(["python benchmarks/brix_case_split.py --deck", args.deck, "--cards",
@@ -161,8 +160,7 @@ def main() -> None:
                        for case, by in (log.borrowed.items() if log else ()))
     if outcome.mirrored:
         borrowed += (f"; {outcome.mirrored} of them as the image of another under repainting "
-                     "the bricks (" + " or ".join(", ".join(f"{a} as {b}" for a, b in swap.items())
-                                                  for swap in swaps)
+                     "the bricks (" + " or ".join(_swap_text(swap) for swap in swaps)
                      + "), which leaves the cards and the deck's bricks as they are")
     print(f"no tower meets {' '.join(cards)}: each of the {outcome.closed} cases impossible "
           f"({elapsed_note}){borrowed}")
@@ -335,11 +333,9 @@ def colour_swaps(deck: Deck, cards: list[str]) -> list[dict[str, str]]:
     return swaps
 
 
-def _images(deck: Deck, case: list[str], swaps: Sequence[dict[str, str]]
-            ) -> list[frozenset[Condition]]:
-    """The case repainted by each of `swaps`, as sets of conditions."""
-    colours = deck.bricks.color_names
-    return [frozenset(recoloured(parse(text, colours), swap) for text in case) for swap in swaps]
+def _swap_text(swap: dict[str, str]) -> str:
+    """A repainting in words: "purple as red, red as purple"."""
+    return ", ".join(f"{a} as {b}" for a, b in swap.items())
 
 
 def _split(deck: Deck, cards: list[str], splits: list[Split], case: list[str], timeout: float,
@@ -352,7 +348,8 @@ def _split(deck: Deck, cards: list[str], splits: list[Split], case: list[str], t
     every = True
     for text in splits[0].cases():
         asked = [*case, text]
-        images = _images(deck, asked, swaps)
+        conditions = [parse(t, colours) for t in asked] if swaps else []
+        images = [frozenset(recoloured(c, swap) for c in conditions) for swap in swaps]
         if any(closed <= image for image in images for closed in outcome.proved):
             print(f"{'; '.join(asked)}: {UNSOLVABLE} (a repainted case's image)", flush=True)
             outcome.closed += 1
@@ -388,7 +385,7 @@ def _split(deck: Deck, cards: list[str], splits: list[Split], case: list[str], t
             closed = False
         if swaps:
             settled = outcome.proved if closed else outcome.unsettled
-            settled.append(frozenset(recoloured(parse(t, colours), {}) for t in asked))
+            settled.append(frozenset(recoloured(c, {}) for c in conditions))
         every = every and closed
     return every
 
