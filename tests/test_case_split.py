@@ -72,6 +72,26 @@ def test_a_run_given_its_log_asks_only_what_the_log_leaves(
     assert asked == [["there are exactly 2 bricks"]]
 
 
+def test_a_first_timeout_is_for_the_cases_with_splits_left(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    seconds: dict[str, float] = {}
+
+    def fake_ask(deck: object, cards: object, texts: list[str], timeout: float
+                 ) -> tuple[str, None]:
+        seconds[texts[-1]] = timeout
+        return (UNKNOWN if texts[-1] == "there are exactly 2 bricks" else UNSOLVABLE), None
+
+    monkeypatch.setattr(brix_case_split, "ask", fake_ask)
+    _split(shipped_deck("green"), ["G04", "G05"], [Split("there are {} bricks", 2, 2),
+                                                   Split("the tower is {} flat bricks tall", 1, 1)],
+           [], 60, Outcome(), None, first_timeout=5)
+    assert seconds == {"there are at most 1 bricks": 5, "there are exactly 2 bricks": 5,
+                       "there are at least 3 bricks": 5,
+                       "the tower is at most 0 flat bricks tall": 60,
+                       "the tower is exactly 1 flat bricks tall": 60,
+                       "the tower is at least 2 flat bricks tall": 60}
+
+
 def test_a_log_cut_off_mid_line_loses_only_that_case(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _run(tmp_path, monkeypatch, {}, 10)
