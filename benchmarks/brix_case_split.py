@@ -32,12 +32,19 @@ decide is an open case, and any open case leaves the set undecided. A split whos
 all miss one tower is refused (`_covering`): 'every blue brick rests on exactly 1 brick' and
 '... exactly 2' both miss a tower whose two blue bricks differ.
 
+The cases are asked from the lowest count up, or from the highest down when the first
+value given is the larger ("--split '{} yellow bricks touch the ground' 1 0" asks "at least
+2", "exactly 1", "exactly 0"): repainting, below, closes a case by one asked before it.
+
 Repainting (`colour_swaps`): when the cards name neither red nor purple, say, and the deck has
 as many bricks of each, a tower repainted red for purple meets the cards again; so a case
 whose repainted image holds every text of a case already closed (impossible, or every case
 it was split into impossible or closed so) is closed without asking Z3, and the proof counts
 those; one whose image is a case left open is left open, unasked. Green's G12 G32 G34 G38 G45
-(a lying brick alone on the table, purple or red) needs only one of the two.
+(a lying brick alone on the table, purple or red) needs only one of the two. For G13 G25 G32
+G40 G44, where only blue is named, splits by the colour on the table in falling order ('{}
+yellow bricks touch the ground' 1 0, then purple, then red) ask only yellow's case: "no
+yellow, one purple" is the repainted image of "one yellow".
 
 --first-timeout SECONDS: a case with splits left gets these seconds, not --timeout's: Z3 closes
 most cases within a second, and one it leaves undecided usually falls to the next split, so
@@ -103,10 +110,13 @@ class Split:
     high: int
 
     def cases(self) -> list[str]:
-        """Texts that together hold every tower: each value, and the counts outside them."""
-        below = [self.text.format(f"at most {self.low - 1}")] if self.low > 0 else []
-        return [*below, *(self.text.format(f"exactly {v}") for v in range(self.low, self.high + 1)),
-                self.text.format(f"at least {self.high + 1}")]
+        """Texts that together hold every tower: each value, and the counts outside them; in
+        falling order when the first value given is the larger."""
+        low, high = sorted((self.low, self.high))
+        below = [self.text.format(f"at most {low - 1}")] if low > 0 else []
+        texts = [*below, *(self.text.format(f"exactly {v}") for v in range(low, high + 1)),
+                 self.text.format(f"at least {high + 1}")]
+        return texts[::-1] if self.low > self.high else texts
 
 
 @dataclass
@@ -194,9 +204,8 @@ def _splits(parser: argparse.ArgumentParser, deck: Deck, given: list[list[str]]
     before any case is asked)."""
     splits = []
     for text, low, high in given:
-        if text.count("{}") != 1 or not (low.isdigit() and high.isdigit()) or int(low) > int(high):
-            parser.error(f"--split {text!r} {low} {high}: a text with one {{}} and two "
-                         "counts, the first no larger")
+        if text.count("{}") != 1 or not (low.isdigit() and high.isdigit()):
+            parser.error(f"--split {text!r} {low} {high}: a text with one {{}} and two counts")
         split = Split(text, int(low), int(high))
         try:
             conditions = [parse(case, deck.bricks.color_names) for case in split.cases()]

@@ -161,6 +161,37 @@ def _mirror_run(monkeypatch: pytest.MonkeyPatch, undecided: set[tuple[str, ...]]
     return outcome, asked
 
 
+def test_a_split_given_high_to_low_asks_its_cases_from_the_top_down(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    rising = Split("{} yellow bricks touch the ground", 0, 1).cases()
+    assert Split("{} yellow bricks touch the ground", 1, 0).cases() == rising[::-1]
+    asked: list[list[str]] = []
+
+    def fake_ask(deck: object, cards: object, texts: list[str], seconds: float
+                 ) -> tuple[str, None]:
+        asked.append(texts)
+        return (UNKNOWN if len(texts) < 3 else UNSOLVABLE), None
+
+    monkeypatch.setattr(brix_case_split, "ask", fake_ask)
+    deck = shipped_deck("green")
+    cards = ["G13", "G25", "G32", "G40", "G44"]
+    outcome = Outcome()
+    _split(deck, cards, [Split(f"{{}} {colour} bricks touch the ground", 1, 0)
+                         for colour in ("yellow", "purple", "red")], [], 10, outcome, None,
+           colour_swaps(deck, cards))
+    assert asked[0] == ["at least 2 yellow bricks touch the ground"]
+    one_yellow = ["exactly 1 yellow bricks touch the ground"]
+    # one purple or one red on the table, and no yellow: repainted images of one yellow
+    for case in (["exactly 0 yellow bricks touch the ground",
+                  "exactly 1 purple bricks touch the ground"],
+                 ["exactly 0 yellow bricks touch the ground",
+                  "exactly 0 purple bricks touch the ground",
+                  "exactly 1 red bricks touch the ground"]):
+        assert not any(asked_case[:len(case)] == case for asked_case in asked)
+    assert any(asked_case[:1] == one_yellow for asked_case in asked[1:])
+    assert not outcome.open and outcome.mirrored >= 2
+
+
 def _on_table(red: str, purple: str) -> list[str]:
     return [f"{red} red bricks touch the ground", f"{purple} purple bricks touch the ground"]
 
