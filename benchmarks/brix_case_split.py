@@ -369,10 +369,7 @@ def _split(deck: Deck, cards: list[str], splits: list[Split], case: list[str], t
     was left open is left open too, unasked (it would fare the same). A case with splits left
     has `first_timeout` seconds (when given and shorter), the last split's cases `timeout`."""
     colours = deck.bricks.color_names
-    if first_timeout is not None and len(splits) > 1:
-        timeout, leaf_timeout = min(first_timeout, timeout), timeout
-    else:
-        leaf_timeout = timeout
+    seconds = timeout if first_timeout is None or len(splits) == 1 else min(first_timeout, timeout)
     every = True
     for text in splits[0].cases():
         asked = [*case, text]
@@ -388,16 +385,16 @@ def _split(deck: Deck, cards: list[str], splits: list[Split], case: list[str], t
             outcome.open.append(asked)
             every = False
             continue
-        logged = log.answer(asked, timeout) if log else None
+        logged = log.answer(asked, seconds) if log else None
         if logged is not None:
             status, tower = logged, None
             print(f"{'; '.join(asked)}: {status} (logged)", flush=True)
         else:
             start = time.monotonic()
-            status, tower = ask(deck, cards, asked, timeout)
+            status, tower = ask(deck, cards, asked, seconds)
             print(f"{'; '.join(asked)}: {status} ({time.monotonic() - start:.1f} s)", flush=True)
             if log and tower is None:
-                log.write(asked, status, timeout)
+                log.write(asked, status, seconds)
         if tower is not None:
             outcome.tower, outcome.case = tower, asked
             return False
@@ -405,7 +402,7 @@ def _split(deck: Deck, cards: list[str], splits: list[Split], case: list[str], t
             outcome.closed += 1
             closed = True
         elif len(splits) > 1:
-            closed = _split(deck, cards, splits[1:], asked, leaf_timeout, outcome, log, swaps,
+            closed = _split(deck, cards, splits[1:], asked, timeout, outcome, log, swaps,
                             first_timeout)
             if outcome.tower is not None:
                 return False

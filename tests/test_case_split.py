@@ -4,6 +4,7 @@ impossible" could miss the tower the cards ask for: a split that could miss one 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -40,25 +41,33 @@ def test_a_split_is_kept_only_when_its_cases_hold_every_tower(text: str, covers:
     assert _covering(deck, cases) is covers
 
 
+def _fake_z3(monkeypatch: pytest.MonkeyPatch, status: Callable[[list[str]], str]
+             ) -> list[tuple[list[str], float]]:
+    """Z3's answers faked by `status` of each case's texts; the cases asked, in order, each
+    with the seconds it was given."""
+    asked: list[tuple[list[str], float]] = []
+
+    def fake_ask(deck: object, cards: object, texts: list[str], seconds: float
+                 ) -> tuple[str, None]:
+        asked.append((texts, seconds))
+        return status(texts), None
+
+    monkeypatch.setattr(brix_case_split, "ask", fake_ask)
+    return asked
+
+
 def _run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, answers: dict[str, str],
          timeout: float) -> tuple[Outcome, list[list[str]]]:
     """The split of G04 G05 by brick count and height with a log, Z3's answers faked: the
     last case's status by its text, impossible otherwise."""
-    asked: list[list[str]] = []
-
-    def fake_ask(deck: object, cards: object, texts: list[str], seconds: float
-                 ) -> tuple[str, None]:
-        asked.append(texts)
-        return answers.get(texts[-1], UNSOLVABLE), None
-
-    monkeypatch.setattr(brix_case_split, "ask", fake_ask)
+    asked = _fake_z3(monkeypatch, lambda texts: answers.get(texts[-1], UNSOLVABLE))
     deck = shipped_deck("green")
     log = CaseLog(tmp_path / "run.jsonl", deck, ["G04", "G05"])
     outcome = Outcome()
     _split(deck, ["G04", "G05"], [Split("there are {} bricks", 2, 2),
                                    Split("the tower is {} flat bricks tall", 1, 1)],
            [], timeout, outcome, log)
-    return outcome, asked
+    return outcome, [texts for texts, _ in asked]
 
 
 def test_a_run_given_its_log_asks_only_what_the_log_leaves(
@@ -74,22 +83,17 @@ def test_a_run_given_its_log_asks_only_what_the_log_leaves(
 
 def test_a_first_timeout_is_for_the_cases_with_splits_left(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    seconds: dict[str, float] = {}
-
-    def fake_ask(deck: object, cards: object, texts: list[str], timeout: float
-                 ) -> tuple[str, None]:
-        seconds[texts[-1]] = timeout
-        return (UNKNOWN if texts[-1] == "there are exactly 2 bricks" else UNSOLVABLE), None
-
-    monkeypatch.setattr(brix_case_split, "ask", fake_ask)
+    asked = _fake_z3(monkeypatch, lambda texts: (
+        UNKNOWN if texts[-1] == "there are exactly 2 bricks" else UNSOLVABLE))
     _split(shipped_deck("green"), ["G04", "G05"], [Split("there are {} bricks", 2, 2),
                                                    Split("the tower is {} flat bricks tall", 1, 1)],
            [], 60, Outcome(), None, first_timeout=5)
-    assert seconds == {"there are at most 1 bricks": 5, "there are exactly 2 bricks": 5,
-                       "there are at least 3 bricks": 5,
-                       "the tower is at most 0 flat bricks tall": 60,
-                       "the tower is exactly 1 flat bricks tall": 60,
-                       "the tower is at least 2 flat bricks tall": 60}
+    assert {texts[-1]: seconds for texts, seconds in asked} == {
+        "there are at most 1 bricks": 5, "there are exactly 2 bricks": 5,
+        "there are at least 3 bricks": 5,
+        "the tower is at most 0 flat bricks tall": 60,
+        "the tower is exactly 1 flat bricks tall": 60,
+        "the tower is at least 2 flat bricks tall": 60}
 
 
 def test_a_log_cut_off_mid_line_loses_only_that_case(
@@ -143,14 +147,8 @@ def _mirror_run(monkeypatch: pytest.MonkeyPatch, undecided: set[tuple[str, ...]]
     """G12 G32 G34 G38 G45 split by red, then purple bricks on the table, then the height:
     Z3's answers faked (the two colour levels undecided, the height cases impossible unless
     in `undecided`)."""
-    asked: list[list[str]] = []
-
-    def fake_ask(deck: object, cards: object, texts: list[str], seconds: float
-                 ) -> tuple[str, None]:
-        asked.append(texts)
-        return (UNKNOWN if len(texts) < 3 or tuple(texts) in undecided else UNSOLVABLE), None
-
-    monkeypatch.setattr(brix_case_split, "ask", fake_ask)
+    asked = _fake_z3(monkeypatch, lambda texts: (
+        UNKNOWN if len(texts) < 3 or tuple(texts) in undecided else UNSOLVABLE))
     deck = shipped_deck("green")
     cards = ["G12", "G32", "G34", "G38", "G45"]
     outcome = Outcome()
@@ -158,27 +156,21 @@ def _mirror_run(monkeypatch: pytest.MonkeyPatch, undecided: set[tuple[str, ...]]
                          Split("{} purple bricks touch the ground", 0, 1),
                          Split("the tower is {} flat bricks tall", 8, 8)],
            [], 10, outcome, None, colour_swaps(deck, cards))
-    return outcome, asked
+    return outcome, [texts for texts, _ in asked]
 
 
 def test_a_split_given_high_to_low_asks_its_cases_from_the_top_down(
         monkeypatch: pytest.MonkeyPatch) -> None:
     rising = Split("{} yellow bricks touch the ground", 0, 1).cases()
     assert Split("{} yellow bricks touch the ground", 1, 0).cases() == rising[::-1]
-    asked: list[list[str]] = []
-
-    def fake_ask(deck: object, cards: object, texts: list[str], seconds: float
-                 ) -> tuple[str, None]:
-        asked.append(texts)
-        return (UNKNOWN if len(texts) < 3 else UNSOLVABLE), None
-
-    monkeypatch.setattr(brix_case_split, "ask", fake_ask)
+    calls = _fake_z3(monkeypatch, lambda texts: UNKNOWN if len(texts) < 3 else UNSOLVABLE)
     deck = shipped_deck("green")
     cards = ["G13", "G25", "G32", "G40", "G44"]
     outcome = Outcome()
     _split(deck, cards, [Split(f"{{}} {colour} bricks touch the ground", 1, 0)
                          for colour in ("yellow", "purple", "red")], [], 10, outcome, None,
            colour_swaps(deck, cards))
+    asked = [texts for texts, _ in calls]
     assert asked[0] == ["at least 2 yellow bricks touch the ground"]
     one_yellow = ["exactly 1 yellow bricks touch the ground"]
     # one purple or one red on the table, and no yellow: repainted images of one yellow
