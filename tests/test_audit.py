@@ -468,6 +468,40 @@ def test_a_shrinking_that_checks_ran_out_on_notes_their_limit_but_not_one_the_bu
     assert outcome.tried_at is None
 
 
+class _EveryCardInTheCore:
+    """A solver that proves every set unsolvable, all its cards the core, counting the checks."""
+
+    asked: list[list[str]] = []
+
+    def __init__(self, *_: object, **__: object) -> None:
+        pass
+
+    def check(self, items: list[Labeled], *_: object, **__: object):  # type: ignore[no-untyped-def]
+        self.asked.append([it.label for it in items])
+        return UNSOLVABLE, None, tuple(items)
+
+    check_by_cases = check
+
+
+def test_a_conflict_whose_every_smaller_part_is_known_solvable_is_minimal_unasked(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+) -> None:
+    """Shrinking a core each of whose parts of one card fewer a known tower meets asks the
+    solver nothing; with one part not known solvable, it asks (and here shrinks it away)."""
+    deck = load_deck(PLANTED)
+    settings = AuditSettings(seed=0, timeout=60)
+    monkeypatch.setattr(audit, "TowerSolver", _EveryCardInTheCore)
+    core = mask_of([0, 1, 2, 3])
+    parts = [core & ~(1 << k) for k in members(core)]
+    decider = audit.SeedDecider(deck, settings, audit.AuditLog(tmp_path, deck), parts)
+    _EveryCardInTheCore.asked = []
+    assert decider.shrink(core, _blank()) == (core, True)
+    assert _EveryCardInTheCore.asked == []
+    decider = audit.SeedDecider(deck, settings, audit.AuditLog(tmp_path, deck), parts[1:])
+    assert decider.shrink(core, _blank()) != (core, True)
+    assert _EveryCardInTheCore.asked
+
+
 def test_the_command_defaults_are_the_audit_defaults() -> None:
     """The command line names its defaults without importing the audit (it loads Z3)."""
     from tower_print.cli import (
