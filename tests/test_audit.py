@@ -789,6 +789,31 @@ def test_a_set_the_known_file_left_after_a_first_try_waits_for_the_end(tmp_path:
     assert written is not None and written.undecided == ()
 
 
+def test_a_seed_beside_two_sets_a_check_ran_out_on_is_passed_over(tmp_path: Path) -> None:
+    """`UNDECIDED_NEIGHBOURS`: a seed holding all but one card of two undecided sets of its size
+    is passed over; beside one, or beside sets of another size, or with no first try, asked."""
+    deck = load_deck(PLANTED)
+    explorer = Explorer(deck, dataclasses.replace(SETTINGS, first_try=10), tmp_path)
+    seed = mask_of([0, 1, 5])
+    explorer.undecided = {mask_of([0, 1, 2]): 10.0, mask_of([0, 1, 2, 5]): 60.0}
+    assert not explorer._beside_undecided(seed)
+    explorer.undecided[mask_of([0, 3, 5])] = 10.0
+    assert explorer._beside_undecided(seed)
+    assert not explorer._beside_undecided(mask_of([0, 1, 4]))
+    explorer = Explorer(deck, dataclasses.replace(SETTINGS, first_try=None), tmp_path)
+    explorer.undecided = {mask_of([0, 1, 2]): 10.0, mask_of([0, 3, 5]): 10.0}
+    assert not explorer._beside_undecided(seed)
+
+
+def test_a_report_counts_the_seeds_passed_over(planted_audit) -> None:  # type: ignore[no-untyped-def]
+    deck, found = planted_audit
+    passing = dataclasses.replace(found, complete=False, passed=3)
+    odds, prices = deal_odds(deck, passing, SETTINGS), card_prices(deck)
+    assert "3 sets the exploration met were passed over unasked" in audit_text(
+        deck, passing, SETTINGS, odds, prices)
+    assert audit_json(deck, passing, SETTINGS, odds, prices)["passed_beside_undecided"] == 3
+
+
 def test_the_known_towers_recoloured_settle_known_undecided_sets(tmp_path: Path) -> None:
     """A set the file lists as undecided that one of its towers meets in other colours is
     solvable from the start, by a checked tower; a set none meets stays open."""

@@ -11,7 +11,13 @@ from dataclasses import dataclass, replace
 from statistics import NormalDist
 from typing import Any
 
-from tower_print.brix.audit import AuditSettings, Exploration, largest_deal, level_deals
+from tower_print.brix.audit import (
+    UNDECIDED_NEIGHBOURS,
+    AuditSettings,
+    Exploration,
+    largest_deal,
+    level_deals,
+)
 from tower_print.brix.deals import LEVELS
 from tower_print.brix.decks import Deck
 from tower_print.brix.difficulty import default_settings, pool, wilson
@@ -157,6 +163,7 @@ def audit_json(
         "unminimised_too_large": found.unminimised_too_large,
         "undecided_taken": found.undecided_taken,
         "first_tries_taken": found.first_tries_taken,
+        "passed_beside_undecided": found.passed,
         "seconds": round(found.seconds, 1),
         "note": "unsolvable means: " + LATTICE_NOTE,
     }
@@ -227,6 +234,10 @@ def audit_text(
         lines.append(f"  And its {_count(found.first_tries_taken, 'set')} a first try ran out "
                      "on, set aside as after this run's own: asked with the full --timeout "
                      "once nothing else is left.")
+    if found.passed:
+        lines.append(f"  {_count(found.passed, 'set')} the exploration met were passed over "
+                     f"unasked, each holding all but one card of {UNDECIDED_NEIGHBOURS} or more "
+                     "sets checks ran out on: asked once nothing else is left, open until then.")
     lines.append(f"  ({found.checks} solver checks this run, {found.resumed} facts read back "
                  f"from the cache, {found.seconds:.0f} s; unsolvable means: {LATTICE_NOTE})")
     lines.append("")
