@@ -462,7 +462,7 @@ class SeedDecider:
         then deletion: drop each card whose absence keeps the set unsolvable. A card stays only
         when the rest is solvable, so what remains is minimal unless some check was undecided
         (`Outcome.tried_at`). A core each of whose parts of one card fewer is known solvable
-        is minimal as it is: asking it again cost 14 % of a pink round's time on the sets of 6
+        is minimal as it is: asking it again cost 15 % of a pink round's time on the sets of 6
         cards, whose every part is known solvable once the file is complete up to 5."""
         if self._minimal_known(core):
             return core, True
@@ -520,7 +520,6 @@ class SeedDecider:
         if None not in limits:
             outcome.tried_at = longest_limit(*limits)
         return kept, not limits
-
 
     def _minimal_known(self, mask: int) -> bool:
         return mask.bit_count() > 1 and all(
