@@ -55,23 +55,47 @@ def green_colourings() -> tuple[Deck, tuple[PlacedBrick, ...], list[int]]:
     return deck, tower, [deck.cards_met(c) for c in _every_colouring(tower)]
 
 
-def test_colourings_meeting_settles_exactly_the_sets_some_colouring_meets(
-    green_colourings: tuple[Deck, tuple[PlacedBrick, ...], list[int]],
-) -> None:
-    deck, tower, mets = green_colourings
+def _sets_around(deck: Deck, tower: tuple[PlacedBrick, ...], mets: list[int]
+                 ) -> tuple[list[int], list[int]]:
+    """Sets of 4 cards naming colours, each met by some colouring (`mets`) but not by the tower
+    as it is, and sets no colouring meets."""
     base = deck.cards_met(tower)
     coloured = mask_of(k for k, c in enumerate(deck.cards) if names_a_colour(c.condition))
-    # Sets of 4 cards naming colours, each met by some colouring but not by the tower as it
-    # is, and sets no colouring meets.
     reachable = sorted({mask_of(members(met & coloured & ~base)[:4]) for met in mets
                         if (met & coloured & ~base).bit_count() >= 4})[:6]
     unreachable = [mask_of(members(coloured)[i:i + 4]) for i in range(0, 20, 4)]
     unreachable = [m for m in unreachable if not any(m & ~met == 0 for met in mets)][:3]
     assert len(reachable) >= 3 and unreachable  # the test asks something
+    return reachable, unreachable
+
+
+def _settled(deck: Deck, towers: list[tuple[PlacedBrick, ...]], sets: list[int]) -> list[int]:
+    found = colourings_meeting(deck, towers, sets)
+    for met, other in found:
+        assert deck.cards_met(other) == met
+        assert problems(other, deck.bricks, deck.all_used, []) == []
+    return [m for m in sets if any(m & ~met == 0 for met, _ in found)]
+
+
+def test_colourings_meeting_settles_exactly_the_sets_some_colouring_meets(
+    green_colourings: tuple[Deck, tuple[PlacedBrick, ...], list[int]],
+) -> None:
+    deck, tower, mets = green_colourings
+    reachable, unreachable = _sets_around(deck, tower, mets)
     found = colourings_meeting(deck, [tower], [*reachable, *unreachable])
     for met, other in found:
-        assert deck.cards_met(other) == met and met in mets
-        assert problems(other, deck.bricks, deck.all_used, []) == []
+        assert met in mets
         assert sorted(map(box_of, other)) == sorted(map(box_of, tower))
-    settled = [m for m in (*reachable, *unreachable) if any(m & ~met == 0 for met, _ in found)]
-    assert settled == reachable
+    assert _settled(deck, [tower], [*reachable, *unreachable]) == reachable
+
+
+def test_a_shape_settles_the_same_sets_whatever_its_colours_and_order(
+    green_colourings: tuple[Deck, tuple[PlacedBrick, ...], list[int]],
+) -> None:
+    """`colourings_meeting` tries one tower of each shape (boxes in any order): sound only if
+    any other colouring, its bricks listed in another order, settles the same sets."""
+    deck, tower, mets = green_colourings
+    sets = [*sum(_sets_around(deck, tower, mets), [])]
+    other = min(_every_colouring(tower), key=lambda t: [b.name for b in t])[::-1]
+    assert deck.cards_met(other) != deck.cards_met(tower)
+    assert _settled(deck, [other], sets) == _settled(deck, [tower], sets)
