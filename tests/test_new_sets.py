@@ -52,3 +52,17 @@ def test_the_greedy_choice_against_a_count_by_hand(
         met |= _sets(mask, size)
     left = [m for m in candidates if m not in taken]
     assert len(taken) == limit or all(not _sets(m, size) - met for m in left)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(1, 2**8 - 1), min_size=1, max_size=12, unique=True),
+       st.lists(st.integers(1, 2**8 - 1), max_size=4), st.integers(1, 3))
+def test_the_greedy_never_takes_a_tower_inside_another_offered_before_it(
+    candidates: list[int], known: list[int], size: int,
+) -> None:
+    """Offered most cards first (as `conflicts._towers_to_keep` does), a candidate inside
+    another never meets more new sets and loses the tie, so `_towers_to_keep` may skip the
+    count when it keeps every tower offered."""
+    offered = sorted(candidates, key=int.bit_count, reverse=True)
+    taken = most_new_sets_first(offered, known, 8, size, len(offered))
+    assert not any(m != o and m & ~o == 0 for m in taken for o in offered)
