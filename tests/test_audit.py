@@ -834,6 +834,31 @@ def test_the_known_towers_recoloured_settle_known_undecided_sets(tmp_path: Path)
     assert problems(explorer.witnesses[met[0]], deck.bricks, True, []) == []
 
 
+def test_a_seed_a_colouring_of_a_known_tower_meets_is_settled_unasked(tmp_path: Path) -> None:
+    """The exploration asks no check of a seed some colouring of a tower met before meets: it
+    takes that colouring, checked, as the witness, and logs it as an outcome of no check."""
+    deck = shipped_deck("green")
+    tower = sample_towers(deck.bricks, True, 1, seed=5)[0]
+    base = deck.cards_met(tower)
+    other = shapes.coloured_tower([box_of(b) for b in tower], deck.bricks,
+                                  shapes.colourings(deck.bricks, True, len(tower))[0][-1])
+    wanted = mask_of(members(deck.cards_met(other) & ~base)[:4])
+    impossible = mask_of([deck.cards.index(deck.card("G24")), deck.cards.index(deck.card("G32"))])
+    explorer = Explorer(deck, SETTINGS, tmp_path, known_towers=[tower])
+    explorer._recolour_known_towers()
+    for seed in (wanted, impossible):
+        explorer.map.claim(seed)
+    assert explorer._met_by_colouring(wanted) and explorer.met_by_colourings == 1
+    assert explorer.map.known_solvable(wanted)
+    met = next(m for m in explorer.witnesses if wanted & ~m == 0)
+    assert problems(explorer.witnesses[met], deck.bricks, True, []) == []
+    assert deck.cards_met(explorer.witnesses[met]) == met
+    record = explorer.log.read_new()[-1]
+    assert (record["kind"], record["checks"], len(record["towers"])) == ("solvable", 0, 1)
+    assert not explorer._met_by_colouring(impossible)
+    assert explorer.met_by_colourings == 1 and not explorer.map.known_solvable(impossible)
+
+
 def test_an_incomplete_report_counts_its_loose_ends_in_plain_english(planted_audit) -> None:  # type: ignore[no-untyped-def]
     deck, found = planted_audit
     loose = dataclasses.replace(found, complete=False, conflicts_unminimised=[found.muses[0]],

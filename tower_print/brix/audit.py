@@ -65,7 +65,7 @@ from tower_print.brix.decks import Deck
 from tower_print.brix.difficulty import cache_folder
 from tower_print.brix.geometry import PlacedBrick
 from tower_print.brix.marco import CardMap, MaskSet, mask_of, members
-from tower_print.brix.recolour import colourings_meeting, recoloured
+from tower_print.brix.recolour import ColouringIndex, recoloured
 from tower_print.brix.sampling import Tower, sample_towers
 from tower_print.brix.shape_library import shape_library
 from tower_print.brix.shrink import dropped_together
@@ -629,6 +629,7 @@ class Exploration:
     undecided_taken: int = 0  # of those taken as known, set aside without a check
     first_tries_taken: int = 0  # of those taken as known, set aside as after a first try
     passed: int = 0  # seeds passed over unasked beside undecided sets (`UNDECIDED_NEIGHBOURS`)
+    met_by_colourings: int = 0  # seeds settled unasked by a colouring of a tower met before
     towers: list[Tower] = field(default_factory=list)
     """Checked towers met by the solver or taken as known, one for each of the maximal
     `solvable` sets such a tower meets (the pool's towers are drawn again from the seed)."""
@@ -683,6 +684,8 @@ class Explorer:
         self.known_towers = list(known_towers)
         self.towers_taken = len(known_towers)
         self.towers_recoloured = 0  # colourings of them meeting its undecided sets (`run`)
+        self.colourings = ColouringIndex(deck)  # every tower met so far, in every colouring
+        self.met_by_colourings = 0  # seeds it settled unasked (`_met_by_colouring`)
         self.witnesses: dict[int, Tower] = {}  # a checked tower for each solvable set it meets
         for tower in known_towers:
             self.witnesses.setdefault(deck.cards_met(tower), tower)
@@ -777,6 +780,7 @@ class Explorer:
             self.map.undefer(outcome.seed)
         for tower in outcome.towers:
             self.witnesses.setdefault(self.deck.cards_met(tower), tower)
+            self.colourings.add(tower)
         for mask in outcome.found:
             self.map.add_solvable(mask)
         if outcome.kind == SOLVABLE:
@@ -838,16 +842,37 @@ class Explorer:
         return self.result(time.monotonic() - start)
 
     def _recolour_known_towers(self) -> None:
-        """The file's towers in every colouring, tried on its undecided sets that no tower
-        meets yet (`recolour.colourings_meeting`): each was found in the colours one set asked
-        for, and in others meets sets Z3 took a minute not to decide (green's file: 46 of
-        195 settled, 90 s), which the exploration then takes as solvable."""
-        solvable = list(self.witnesses)
-        sets = [mask for mask in self.known_undecided
-                if not any(mask & ~met == 0 for met in solvable)]
-        for met, tower in colourings_meeting(self.deck, self.known_towers, sets):
-            self.witnesses.setdefault(met, tower)
-            self.towers_recoloured += 1
+        """The file's towers in every colouring (`ColouringIndex`, which then serves every
+        seed: `_met_by_colouring`), tried on its undecided sets that no tower meets yet: each
+        was found in the colours one set asked for, and in others meets sets Z3 took a minute
+        not to decide (green's file: 46 of 195 settled, 90 s; pink's after its tenth round: 675
+        of 2,788, 64 s), which the exploration then takes as solvable."""
+        for tower in self.known_towers:
+            self.colourings.add(tower)
+        met: list[int] = list(self.witnesses)
+        for mask in sorted(self.known_undecided):
+            if not any(mask & ~solvable == 0 for solvable in met):
+                found = self.colourings.meeting(mask)
+                if found is not None:
+                    met.append(found[0])
+                    self.witnesses.setdefault(*found)
+                    self.towers_recoloured += 1
+
+    def _met_by_colouring(self, seed: int) -> bool:
+        """Settle `seed` (claimed) unasked, as solvable, when a colouring of a tower met so far
+        meets it (the tower checked as any witness, logged as a solvable outcome of no check):
+        pink's
+        eleventh round asked Z3 about 109 such sets of its 544, 54 of them in vain for 3 s."""
+        found = self.colourings.meeting(seed)
+        if found is None:
+            return False
+        met, tower = found
+        outcome = Outcome(seed, SOLVABLE, met, towers=[tower])
+        self._apply(outcome)
+        self.map.settle(seed)
+        self.log.append(self._record(outcome))
+        self.met_by_colourings += 1
+        return True
 
     def _sample_pool(self, executor: ProcessPoolExecutor, say: Progress) -> None:
         size = self.settings.samples
@@ -956,6 +981,8 @@ class Explorer:
                 if task is None:
                     break
                 work, seed, extra = task
+                if work is _decide and self._met_by_colouring(seed):
+                    continue
                 running[executor.submit(work, seed, stop_at, *extra)] = seed
             if not running:
                 self.stopped = out_of_time
@@ -1060,6 +1087,7 @@ class Explorer:
                 if not self.map.known_solvable(mask) and not self.map.known_unsolvable(mask)},
             undecided_taken=self.undecided_taken, first_tries_taken=self.first_tries_taken,
             passed=len([m for m in self.passed if not self.map.explained(m)]),
+            met_by_colourings=self.met_by_colourings,
             towers=[self.witnesses[m] for m in sorted(self.map.solvable, key=order)
                     if m in self.witnesses],
         )

@@ -164,6 +164,7 @@ def audit_json(
         "undecided_taken": found.undecided_taken,
         "first_tries_taken": found.first_tries_taken,
         "passed_beside_undecided": found.passed,
+        "met_by_colourings": found.met_by_colourings,
         "seconds": round(found.seconds, 1),
         "note": "unsolvable means: " + LATTICE_NOTE,
     }
@@ -238,6 +239,10 @@ def audit_text(
         lines.append(f"  {_count(found.passed, 'set')} the exploration met were passed over "
                      f"unasked, each holding all but one card of {UNDECIDED_NEIGHBOURS} or more "
                      "sets checks ran out on: asked once nothing else is left, open until then.")
+    if found.met_by_colourings:
+        lines.append(f"  {_count(found.met_by_colourings, 'set')} the exploration met were "
+                     "settled unasked: a colouring of a tower met before meets each (checked "
+                     "as a witness).")
     lines.append(f"  ({found.checks} solver checks this run, {found.resumed} facts read back "
                  f"from the cache, {found.seconds:.0f} s; unsolvable means: {LATTICE_NOTE})")
     lines.append("")

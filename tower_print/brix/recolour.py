@@ -24,14 +24,16 @@ from tower_print.brix.checker import problems
 from tower_print.brix.decks import Deck
 from tower_print.brix.evaluate import Evaluator
 from tower_print.brix.language import Condition, names_a_colour
-from tower_print.brix.marco import mask_of, members
+from tower_print.brix.marco import mask_of
 from tower_print.brix.shape_library import box_of
 from tower_print.brix.shapes import (
+    Box,
     MergedMemo,
     Shape,
     Tower,
     arrangements,
     colour_mixes,
+    coloured_tower,
     named_colours,
 )
 
@@ -115,83 +117,113 @@ class Colourings:
                 condition, self.memo.named(condition), self.mixes[k], self.memo.shared)
         return verdicts[id(condition)]
 
-    def some_meet(self, sets: np.ndarray) -> np.ndarray:
-        """For each row of `sets` (numbers of the deck's cards, padded with the number of
-        cards): whether some colouring meets all of them by the shapes' verdicts (to be read
-        again: `meeting`).
 
-        Why: the audit's start tries each of a file's towers on hundreds of sets. One packed
-        bit per colouring, each card's bits ANDed into every set holding it at once; the card
-        taken next is the one most sets still open hold, so a card whose sets are all out
-        already is never judged."""
-        width = sum(len(arrangements(mix)) for mix in self.mixes)
-        unmet = np.full((len(sets), (width + 7) // 8), 0xFF, dtype=np.uint8)
-        pending = sets.copy()
-        open_ = np.ones(len(sets), dtype=bool)
-        while True:
-            waiting = pending[open_]
-            waiting = waiting[waiting < len(self.deck.cards)]
-            if not waiting.size:
-                return open_
-            card = int(np.bincount(waiting).argmax())
-            condition = self.deck.cards[card].condition
-            bits = np.packbits(np.concatenate(
-                [self.verdict(k, condition) for k in range(len(self.mixes))]))
-            holding = pending == card
-            rows = np.flatnonzero(holding.any(axis=1) & open_)
-            unmet[rows] &= bits
-            open_[rows] = unmet[rows].any(axis=1)
-            pending[holding] = len(self.deck.cards)
+class ColouringIndex:
+    """Every set of cards some colouring of the towers added meets, one tower of each shape,
+    looked up at once (`meeting`).
+
+    Why: pink's eleventh round ran out of its first try (3 s) on 130 of the 544 sets of 6 cards
+    it asked; 54 of them, and 55 of the 63 it found solvable, were met by a colouring of one of
+    the 3,265 shapes of its file's towers, each a look-up. Of the sets of cards a shape's
+    colourings meet only the largest are kept (one in twelve on pink's file), each with the
+    first colouring meeting it, to rebuild as a tower, read again by the evaluator and the
+    checker, as any witness."""
+
+    def __init__(self, deck: Deck) -> None:
+        self.deck = deck
+        self.memo = ColourMemo(deck.bricks)
+        self.words = (len(deck.cards) + 63) // 64  # a set of cards: bit k of word k // 64
+        self.plain = [k for k, card in enumerate(deck.cards)
+                      if not names_a_colour(card.condition)]
+        self.coloured = [k for k, card in enumerate(deck.cards) if names_a_colour(card.condition)]
+        self.tried: set[tuple[Box, ...]] = set()
+        self.shapes: list[tuple[list[Box], list[tuple[int, ...]]]] = []  # slots, colour mixes
+        self.met = np.zeros((0, self.words), dtype=np.uint64)  # the sets kept, one per row
+        self.owner = np.zeros(0, dtype=np.int64)  # the shape (number) of each row
+        self.colouring = np.zeros(0, dtype=np.int64)  # its colouring, counted over the mixes
+        self.waiting: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # added since
+
+    def add(self, tower: Tower) -> None:
+        """Index every colouring of the tower's shape, unless one of that shape was added."""
+        shape = tuple(sorted(box_of(brick) for brick in tower))
+        if shape in self.tried:
+            return
+        self.tried.add(shape)
+        colourings = Colourings(self.deck, tower, self.memo)
+        count = sum(len(arrangements(mix)) for mix in colourings.mixes)
+        if not count:
+            return
+        met = np.zeros((count, self.words), dtype=np.uint64)
+        judge = Evaluator(tower, self.deck.bricks)
+        for k in self.plain:  # colour-free: met in every colouring or none
+            if judge.condition(self.deck.cards[k].condition):
+                met[:, k // 64] |= np.uint64(1 << k % 64)
+        for k in self.coloured:
+            condition = self.deck.cards[k].condition
+            verdict = np.concatenate([colourings.verdict(j, condition)
+                                      for j in range(len(colourings.mixes))])
+            met[:, k // 64] |= verdict.astype(np.uint64) << np.uint64(k % 64)
+        rows, first = np.unique(met, axis=0, return_index=True)
+        largest = _largest(rows)
+        self.waiting.append((rows[largest], np.full(len(largest), len(self.shapes)),
+                             first[largest]))
+        self.shapes.append((list(colourings.shape.boxes), colourings.mixes))
+
+    def meeting(self, mask: int) -> tuple[int, Tower] | None:
+        """(cards met, tower): a colouring meeting every card of `mask`, checked; or None."""
+        if self.waiting:
+            self.met, self.owner, self.colouring = (
+                np.concatenate([whole, *parts]) for whole, *parts in zip(
+                    (self.met, self.owner, self.colouring), *self.waiting, strict=True))
+            self.waiting = []
+        wanted = np.array([mask >> 64 * w & (1 << 64) - 1 for w in range(self.words)],
+                          dtype=np.uint64)
+        for row in np.flatnonzero(np.all(self.met & wanted == wanted, axis=1)):
+            tower = self._tower(int(row))
+            met = self.deck.cards_met(tower)
+            if mask & ~met == 0 and not problems(tower, self.deck.bricks, self.deck.all_used, []):
+                return met, tower
+        return None
+
+    def _tower(self, row: int) -> Tower:
+        boxes, mixes = self.shapes[self.owner[row]]
+        number = int(self.colouring[row])
+        for mix in mixes:
+            colours = arrangements(mix)
+            if number < len(colours):
+                return coloured_tower(boxes, self.deck.bricks, colours[number])
+            number -= len(colours)
+        raise IndexError(row)
+
+
+def _largest(rows: np.ndarray) -> np.ndarray:
+    """The numbers of the `rows` (sets of cards, as words) inside no other row."""
+    order = np.argsort([-sum(int(word).bit_count() for word in row) for row in rows],
+                       kind="stable")
+    kept = np.ones(len(rows), dtype=bool)
+    for k, row in enumerate(order):
+        if kept[k]:
+            later = rows[order[k + 1:]]
+            kept[k + 1:] &= ~np.all(later & rows[row] == later, axis=1)
+    return np.sort(order[kept])
 
 
 def colourings_meeting(deck: Deck, towers: Iterable[Tower], sets: Iterable[int]
                        ) -> list[tuple[int, Tower]]:
     """(cards met, tower) for colourings of `towers` that meet `sets` (card masks): one for each
-    set some colouring meets, the sets it meets besides left out of the search after it; each
-    read again by the evaluator and the checker, as any witness.
+    set some colouring meets (`ColouringIndex`), the sets it meets besides left out after it;
+    each read again by the evaluator and the checker, as any witness.
 
     Why: a conflicts file keeps each tower in the colours the set it was found for asked for;
     in other colours it meets other sets. Green's 15,372 towers settled 46 of the 195 sets its
-    file listed as undecided (Z3 left each at 10 or 60 s) in 90 s. A tower is read on the
-    colour-free cards once (they hold in every colouring or none), so only the sets whose
-    colour-free cards it meets are tried on it, all at once (`Colourings.some_meet`), and one
-    tower of each shape: the others have the same colourings. On pink's file (26,735 towers in
-    3,265 shapes, 2,788 undecided sets) 500 of the towers took 15 s one set at a time, 0.4 s
-    so; all of them 39 s (482 sets settled), beside an audit on two cores."""
-    order = sorted(set(sets))
-    plain = mask_of(k for k, card in enumerate(deck.cards)
-                    if not names_a_colour(card.condition))
-    masks = np.array(order, dtype=object)  # Python ints: a deck may hold more than 64 cards
-    coloured_cards = [members(mask & ~plain) for mask in order]
-    rows = np.full((len(order), max(map(len, coloured_cards), default=0)), len(deck.cards))
-    for row, cards in zip(rows, coloured_cards, strict=True):
-        row[:len(cards)] = cards
-    left = np.ones(len(order), dtype=bool)
-    found: list[tuple[int, Tower]] = []
-    memo = ColourMemo(deck.bricks)
-    shapes_tried: set[tuple[tuple[int, ...], ...]] = set()
+    file listed as undecided (Z3 left each at 10 or 60 s) in 90 s."""
+    index = ColouringIndex(deck)
     for tower in towers:
-        if not left.any():
-            break
-        shape = tuple(sorted(box_of(brick) for brick in tower))
-        if shape in shapes_tried:
-            continue  # the same colourings as a tower before it: nothing new to meet
-        shapes_tried.add(shape)
-        judge = Evaluator(tower, deck.bricks)
-        plain_unmet = plain & ~mask_of(k for k in members(plain)
-                                       if judge.condition(deck.cards[k].condition))
-        reachable = np.flatnonzero(left & (masks & plain_unmet == 0).astype(bool))
-        if not reachable.size:
-            continue
-        recoloured = Colourings(deck, tower, memo)
-        for k in reachable[recoloured.some_meet(rows[reachable])]:
-            if not left[k]:
-                continue  # met by a colouring found for a set before it
-            coloured = recoloured.meeting([deck.cards[card].condition
-                                           for card in coloured_cards[k]])
-            if coloured is None or problems(coloured, deck.bricks, deck.all_used, []):
-                continue
-            met = deck.cards_met(coloured)
-            found.append((met, coloured))
-            left &= (masks & ~met != 0).astype(bool)
+        index.add(tower)
+    found: list[tuple[int, Tower]] = []
+    for mask in sorted(set(sets)):
+        if not any(mask & ~met == 0 for met, _ in found):
+            hit = index.meeting(mask)
+            if hit is not None:
+                found.append(hit)
     return found
