@@ -800,6 +800,11 @@ def test_a_seed_beside_two_sets_a_check_ran_out_on_is_passed_over(tmp_path: Path
     explorer.undecided[mask_of([0, 3, 5])] = 10.0
     assert explorer._beside_undecided(seed)
     assert not explorer._beside_undecided(mask_of([0, 1, 4]))
+    for mask in (seed, mask_of([0, 1, 4])):
+        explorer.map.claim(mask)
+    assert explorer._passed_over(seed) and explorer.passed == {seed}
+    assert seed in list(explorer.map.deferred()) and not explorer.map.held_back(seed)
+    assert not explorer._passed_over(mask_of([0, 1, 4])) and explorer.passed == {seed}
     explorer = Explorer(deck, dataclasses.replace(SETTINGS, first_try=None), tmp_path)
     explorer.undecided = {mask_of([0, 1, 2]): 10.0, mask_of([0, 3, 5]): 10.0}
     assert not explorer._beside_undecided(seed)

@@ -961,10 +961,8 @@ class Explorer:
             core = next_core()
             if core is None or turn[0] % 2 == 0:
                 seed = self.map.seed_by_size()
-                while seed is not None and self._beside_undecided(seed):
-                    self.map.settle(seed)
-                    self.map.defer(seed)
-                    self.passed.add(seed)
+                while seed is not None and (self._met_by_colouring(seed)
+                                            or self._passed_over(seed)):
                     seed = self.map.seed_by_size()
                 if seed is not None:
                     return _decide, seed, (True, True)
@@ -998,6 +996,16 @@ class Explorer:
                 say({"phase": "explore", "checks": self.checks, "muses": len(self.map.muses),
                      "solvable": len(self.map.solvable), "unknown": len(self.map.unknown),
                      "deals_left": len(deals), "seconds": time.monotonic() - start})
+
+    def _passed_over(self, seed: int) -> bool:
+        """Set `seed` (claimed) aside unasked when it lies beside undecided sets
+        (`_beside_undecided`), to ask once nothing else is left."""
+        if not self._beside_undecided(seed):
+            return False
+        self.map.settle(seed)
+        self.map.defer(seed)
+        self.passed.add(seed)
+        return True
 
     def _beside_undecided(self, seed: int) -> bool:
         """Does `seed`, to be asked with a first try, hold all but one card of at least
