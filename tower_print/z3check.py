@@ -35,13 +35,13 @@ def check(solver: z3.Solver, *assumptions: z3.BoolRef) -> z3.CheckSatResult:
     thread. The cyclic garbage collector is paused meanwhile: it would free Z3 objects of the
     same context from this thread while Z3 works in the other (see brix/z3_threads.py)."""
     if threading.current_thread() is not threading.main_thread():
-        return solver.check(*assumptions)  # no signal reaches this thread: nothing to wait for
+        return _check(solver, assumptions)  # no signal reaches this thread: nothing to wait for
     answer: list[z3.CheckSatResult] = []
     failure: list[BaseException] = []
 
     def run() -> None:
         try:
-            answer.append(solver.check(*assumptions))
+            answer.append(_check(solver, assumptions))
         except BaseException as error:  # re-raised below, in the caller's thread
             failure.append(error)
 
@@ -63,3 +63,13 @@ def check(solver: z3.Solver, *assumptions: z3.BoolRef) -> z3.CheckSatResult:
     if failure:
         raise failure[0]
     return answer[0]
+
+
+def _check(solver: z3.Solver, assumptions: tuple[z3.BoolRef, ...]) -> z3.CheckSatResult:
+    """`solver.check(*assumptions)` for Boolean assumptions, without z3's cast of each one
+    (a sort comparison through the C API apiece): with 5,000 guards, as the audit's map of
+    card sets holds late in a round, 2 ms a check instead of 38 ms, where the cast took a
+    third of the audit's search for its next set."""
+    array = (z3.Ast * len(assumptions))(*(a.as_ast() for a in assumptions))
+    return z3.CheckSatResult(z3.Z3_solver_check_assumptions(
+        solver.ctx.ref(), solver.solver, len(assumptions), array))
