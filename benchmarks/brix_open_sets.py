@@ -15,13 +15,14 @@ from __future__ import annotations
 import argparse
 import math
 import time
+from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
 
 from tower_print.brix.audit import AuditSettings, _pool_chunk, pool_chunks
-from tower_print.brix.conflicts import conflicts_folder, current_file
+from tower_print.brix.conflicts import ConflictFile, conflicts_folder, current_file
 from tower_print.brix.decks import DECK_NAMES, Deck, shipped_deck
 from tower_print.brix.marco import mask_of, members
 from tower_print.brix.new_sets import SetsOfSize, choice_rows
@@ -46,6 +47,35 @@ def holding(sets: SetsOfSize, conflict: int, cards: int) -> np.ndarray:
     return sets.ranks_of_rows(rows)
 
 
+def sets_marked(deck: Deck, known: ConflictFile, size: int, met: Iterable[int]
+                ) -> tuple[SetsOfSize, np.ndarray]:
+    """The sets of `size` cards, those inside a set `met` marked, and which hold one of the
+    file's conflicts."""
+    index = {card.id: k for k, card in enumerate(deck.cards)}
+    conflicts = {mask_of(index[i] for i in ids) for ids in (*known.sets, *known.unminimised)}
+    sets = SetsOfSize(len(deck.cards), size)
+    for mask in met:
+        sets.met[sets.ranks(mask)] = True
+    held = np.zeros(math.comb(len(deck.cards), size), dtype=bool)
+    for conflict in conflicts:
+        if conflict.bit_count() <= size:
+            held[holding(sets, conflict, len(deck.cards))] = True
+    return sets, held
+
+
+def open_sets(deck: Deck, known: ConflictFile, seed: int, samples: int, jobs: int
+              ) -> list[int]:
+    """The card masks of the sets of one card more than the file is complete for that no
+    tower of it or of the audit's pool meets and that hold none of its conflicts."""
+    met = {deck.cards_met(tower) for tower in known.towers}
+    met.update(pool_masks(deck, seed, samples, jobs))
+    sets, held = sets_marked(deck, known, known.complete_up_to + 1, met)
+    rows = choice_rows(len(deck.cards), sets.size)
+    row_of_rank = np.empty(len(rows), dtype=np.int64)
+    row_of_rank[sets.ranks_of_rows(rows)] = np.arange(len(rows))
+    return [mask_of(rows[row].tolist()) for row in row_of_rank[~sets.met & ~held]]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deck", choices=DECK_NAMES, action="append")
@@ -66,21 +96,14 @@ def main() -> None:
         index = {card.id: k for k, card in enumerate(deck.cards)}
         met = {deck.cards_met(tower) for tower in known.towers}
         met.update(pool_masks(deck, args.seed, args.samples, args.jobs))
-        conflicts = {mask_of(index[i] for i in ids) for ids in (*known.sets, *known.unminimised)}
         undecided = [mask_of(index[i] for i in ids) for ids, _ in known.undecided]
         for size in args.sizes or [known.complete_up_to + 1]:
-            sets = SetsOfSize(len(deck.cards), size)
-            for mask in met:
-                sets.met[sets.ranks(mask)] = True
-            held = np.zeros(math.comb(len(deck.cards), size), dtype=bool)
-            for conflict in conflicts:
-                if conflict.bit_count() <= size:
-                    held[holding(sets, conflict, len(deck.cards))] = True
-            open_sets = ~sets.met & ~held
+            sets, held = sets_marked(deck, known, size, met)
+            unmet = ~sets.met & ~held
             listed = sum(1 for mask in undecided if mask.bit_count() == size
-                         and open_sets[sets.ranks(mask)[0]])
+                         and unmet[sets.ranks(mask)[0]])
             print(f"{name:6} {size:4} {len(held):10,} {int(sets.met.sum()):15,} "
-                  f"{int(held.sum()):16,} {int(open_sets.sum()):7,} {listed:18,} "
+                  f"{int(held.sum()):16,} {int(unmet.sum()):7,} {listed:18,} "
                   f"{time.perf_counter() - started:6.1f}")
 
 
