@@ -20,12 +20,13 @@ from tower_print.brix.audit import AuditSettings, Explorer
 from tower_print.brix.audit_report import audit_json, audit_text, card_prices, deal_odds
 from tower_print.brix.checker import problems
 from tower_print.brix.conflicts import read_conflict_file
-from tower_print.brix.decks import load_deck, shipped_deck
+from tower_print.brix.decks import Deck, load_deck, shipped_deck
 from tower_print.brix.difficulty import wilson
 from tower_print.brix.marco import CardMap, mask_of, members
 from tower_print.brix.sampling import sample_towers
 from tower_print.brix.shape_library import box_of
 from tower_print.brix.solver import SOLVABLE, UNKNOWN, UNSOLVABLE, Labeled, TowerSolver
+from tower_print.brix.stored_towers import Tower
 
 PLANTED = Path(__file__).parent / "data" / "brix-planted.yaml"
 PLANTED_CONFLICTS = {
@@ -819,9 +820,9 @@ def test_a_report_counts_the_seeds_passed_over(planted_audit) -> None:  # type: 
     assert audit_json(deck, passing, SETTINGS, odds, prices)["passed_beside_undecided"] == 3
 
 
-def test_the_known_towers_recoloured_settle_known_undecided_sets(tmp_path: Path) -> None:
-    """A set the file lists as undecided that one of its towers meets in other colours is
-    solvable from the start, by a checked tower; a set none meets stays open."""
+def _recolouring_case() -> tuple[Deck, Tower, int, int]:
+    """Green's deck, a sampled tower, a set of cards another colouring of it meets and the tower
+    as it is does not, and a set no tower meets."""
     deck = shipped_deck("green")
     tower = sample_towers(deck.bricks, True, 1, seed=5)[0]
     base = deck.cards_met(tower)
@@ -830,6 +831,13 @@ def test_the_known_towers_recoloured_settle_known_undecided_sets(tmp_path: Path)
     wanted = mask_of(members(deck.cards_met(other) & ~base)[:4])
     impossible = mask_of([deck.cards.index(deck.card("G24")), deck.cards.index(deck.card("G32"))])
     assert wanted and wanted & ~base  # the tower as it is does not meet it
+    return deck, tower, wanted, impossible
+
+
+def test_the_known_towers_recoloured_settle_known_undecided_sets(tmp_path: Path) -> None:
+    """A set the file lists as undecided that one of its towers meets in other colours is
+    solvable from the start, by a checked tower; a set none meets stays open."""
+    deck, tower, wanted, impossible = _recolouring_case()
     explorer = Explorer(deck, SETTINGS, tmp_path, known_towers=[tower],
                         known_undecided={wanted: 60.0, impossible: 60.0})
     explorer._recolour_known_towers()
@@ -842,13 +850,7 @@ def test_the_known_towers_recoloured_settle_known_undecided_sets(tmp_path: Path)
 def test_a_seed_a_colouring_of_a_known_tower_meets_is_settled_unasked(tmp_path: Path) -> None:
     """The exploration asks no check of a seed some colouring of a tower met before meets: it
     takes that colouring, checked, as the witness, and logs it as an outcome of no check."""
-    deck = shipped_deck("green")
-    tower = sample_towers(deck.bricks, True, 1, seed=5)[0]
-    base = deck.cards_met(tower)
-    other = shapes.coloured_tower([box_of(b) for b in tower], deck.bricks,
-                                  shapes.colourings(deck.bricks, True, len(tower))[0][-1])
-    wanted = mask_of(members(deck.cards_met(other) & ~base)[:4])
-    impossible = mask_of([deck.cards.index(deck.card("G24")), deck.cards.index(deck.card("G32"))])
+    deck, tower, wanted, impossible = _recolouring_case()
     explorer = Explorer(deck, SETTINGS, tmp_path, known_towers=[tower])
     explorer._recolour_known_towers()
     for seed in (wanted, impossible):
