@@ -811,13 +811,15 @@ def test_a_seed_beside_two_sets_a_check_ran_out_on_is_passed_over(tmp_path: Path
     assert not explorer._beside_undecided(seed)
 
 
-def test_a_report_counts_the_seeds_passed_over(planted_audit) -> None:  # type: ignore[no-untyped-def]
+def test_a_report_counts_the_seeds_passed_over_or_met_by_colourings(planted_audit) -> None:  # type: ignore[no-untyped-def]
     deck, found = planted_audit
-    passing = dataclasses.replace(found, complete=False, passed=3)
+    passing = dataclasses.replace(found, complete=False, passed=3, met_by_colourings=5)
     odds, prices = deal_odds(deck, passing, SETTINGS), card_prices(deck)
-    assert "3 sets the exploration met were passed over unasked" in audit_text(
-        deck, passing, SETTINGS, odds, prices)
-    assert audit_json(deck, passing, SETTINGS, odds, prices)["passed_beside_undecided"] == 3
+    text = audit_text(deck, passing, SETTINGS, odds, prices)
+    assert "3 sets the exploration met were passed over unasked" in text
+    assert "5 sets the exploration met were settled unasked: a colouring" in text
+    report = audit_json(deck, passing, SETTINGS, odds, prices)
+    assert (report["passed_beside_undecided"], report["met_by_colourings"]) == (3, 5)
 
 
 def _recolouring_case() -> tuple[Deck, Tower, int, int]:
