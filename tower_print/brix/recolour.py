@@ -24,7 +24,6 @@ from tower_print.brix.checker import problems
 from tower_print.brix.decks import Deck
 from tower_print.brix.evaluate import Evaluator
 from tower_print.brix.language import Condition, names_a_colour
-from tower_print.brix.marco import mask_of
 from tower_print.brix.shape_library import box_of
 from tower_print.brix.shapes import (
     Box,
@@ -43,22 +42,14 @@ def recoloured(
 ) -> list[tuple[int, Tower]]:
     """(cards met, tower) for colourings of `tower` each meeting a set of cards that no other
     colouring's set holds and that `known` (is this set known solvable?) does not hold."""
-    shape = Shape([box_of(brick) for brick in tower], deck.bricks)
-    memo = ColourMemo(deck.bricks)
-    best: dict[int, Tower] = {}
-    for mix in colour_mixes(deck.bricks, deck.all_used, len(tower)):
-        verdicts = np.stack([shape.meets_mix(card.condition, memo.named(card.condition), mix,
-                                             memo.shared) for card in deck.cards], axis=1)
-        rows, first = np.unique(verdicts, axis=0, return_index=True)
-        for row, k in zip(rows, first, strict=True):
-            best.setdefault(mask_of(np.flatnonzero(row).tolist()),
-                            shape.tower(arrangements(mix)[k]))
-    kept: list[int] = []
-    for mask in sorted(best, key=lambda m: (-m.bit_count(), m)):
-        if not known(mask) and not any(mask & ~other == 0 for other in kept):
-            kept.append(mask)
-    return [(mask, best[mask]) for mask in kept if deck.cards_met(best[mask]) == mask
-            and not problems(best[mask], deck.bricks, deck.all_used, [])]
+    index = ColouringIndex(deck)
+    index.add(tower)
+    masks = index.masks()
+    found = [(masks[row], index.tower(row))
+             for row in sorted(range(len(masks)), key=lambda k: (-masks[k].bit_count(), masks[k]))
+             if not known(masks[row])]
+    return [(mask, other) for mask, other in found if deck.cards_met(other) == mask
+            and not problems(other, deck.bricks, deck.all_used, [])]
 
 
 @dataclass
@@ -171,21 +162,31 @@ class ColouringIndex:
 
     def meeting(self, mask: int) -> tuple[int, Tower] | None:
         """(cards met, tower): a colouring meeting every card of `mask`, checked; or None."""
-        if self.waiting:
-            self.met, self.owner, self.colouring = (
-                np.concatenate([whole, *parts]) for whole, *parts in zip(
-                    (self.met, self.owner, self.colouring), *self.waiting, strict=True))
-            self.waiting = []
+        self._gather()
         wanted = np.array([mask >> 64 * w & (1 << 64) - 1 for w in range(self.words)],
                           dtype=np.uint64)
         for row in np.flatnonzero(np.all(self.met & wanted == wanted, axis=1)):
-            tower = self._tower(int(row))
+            tower = self.tower(int(row))
             met = self.deck.cards_met(tower)
             if mask & ~met == 0 and not problems(tower, self.deck.bricks, self.deck.all_used, []):
                 return met, tower
         return None
 
-    def _tower(self, row: int) -> Tower:
+    def _gather(self) -> None:
+        """Take the rows of the shapes added since into the arrays looked up."""
+        if self.waiting:
+            self.met, self.owner, self.colouring = (
+                np.concatenate([whole, *parts]) for whole, *parts in zip(
+                    (self.met, self.owner, self.colouring), *self.waiting, strict=True))
+            self.waiting = []
+
+    def masks(self) -> list[int]:
+        """The set of cards each row kept stands for (bit k: card k)."""
+        self._gather()
+        return [sum(int(word) << 64 * w for w, word in enumerate(row)) for row in self.met]
+
+    def tower(self, row: int) -> Tower:
+        """The colouring a row was kept with, as a tower (not yet checked)."""
         boxes, mixes = self.shapes[self.owner[row]]
         number = int(self.colouring[row])
         for mix in mixes:
