@@ -24,8 +24,8 @@ import numpy as np
 from tower_print.brix.audit import AuditSettings, _pool_chunk, pool_chunks
 from tower_print.brix.conflicts import ConflictFile, conflicts_folder, current_file
 from tower_print.brix.decks import DECK_NAMES, Deck, shipped_deck
-from tower_print.brix.marco import mask_of, members
-from tower_print.brix.new_sets import SetsOfSize, choice_rows
+from tower_print.brix.marco import mask_of
+from tower_print.brix.new_sets import SetsOfSize, open_sets_of_size
 
 
 def pool_masks(deck: Deck, seed: int, samples: int, jobs: int) -> list[int]:
@@ -36,30 +36,23 @@ def pool_masks(deck: Deck, seed: int, samples: int, jobs: int) -> list[int]:
         return [mask for part in parts for mask in part]
 
 
-def holding(sets: SetsOfSize, conflict: int, cards: int) -> np.ndarray:
-    """The ranks of the sets of `sets.size` cards that hold every card of `conflict`."""
-    inside = members(conflict)
-    others = np.array([k for k in range(cards) if not conflict >> k & 1], dtype=np.int64)
-    extra = sets.size - len(inside)
-    choices = choice_rows(len(others), extra)
-    rows = np.sort(np.concatenate([np.tile(np.array(inside, dtype=np.int64), (len(choices), 1)),
-                                   others[choices]], axis=1), axis=1)
-    return sets.ranks_of_rows(rows)
+def conflict_masks(deck: Deck, known: ConflictFile) -> set[int]:
+    """The file's conflicts, minimised or not, as card masks."""
+    index = {card.id: k for k, card in enumerate(deck.cards)}
+    return {mask_of(index[i] for i in ids) for ids in (*known.sets, *known.unminimised)}
 
 
 def sets_marked(deck: Deck, known: ConflictFile, size: int, met: Iterable[int]
                 ) -> tuple[SetsOfSize, np.ndarray]:
     """The sets of `size` cards, those inside a set `met` marked, and which hold one of the
     file's conflicts."""
-    index = {card.id: k for k, card in enumerate(deck.cards)}
-    conflicts = {mask_of(index[i] for i in ids) for ids in (*known.sets, *known.unminimised)}
     sets = SetsOfSize(len(deck.cards), size)
     for mask in met:
-        sets.met[sets.ranks(mask)] = True
+        sets.mark_inside(mask)
     held = np.zeros(math.comb(len(deck.cards), size), dtype=bool)
-    for conflict in conflicts:
+    for conflict in conflict_masks(deck, known):
         if conflict.bit_count() <= size:
-            held[holding(sets, conflict, len(deck.cards))] = True
+            held[sets.ranks_holding(conflict)] = True
     return sets, held
 
 
@@ -69,11 +62,8 @@ def open_sets(deck: Deck, known: ConflictFile, seed: int, samples: int, jobs: in
     tower of it or of the audit's pool meets and that hold none of its conflicts."""
     met = {deck.cards_met(tower) for tower in known.towers}
     met.update(pool_masks(deck, seed, samples, jobs))
-    sets, held = sets_marked(deck, known, known.complete_up_to + 1, met)
-    rows = choice_rows(len(deck.cards), sets.size)
-    row_of_rank = np.empty(len(rows), dtype=np.int64)
-    row_of_rank[sets.ranks_of_rows(rows)] = np.arange(len(rows))
-    return [mask_of(rows[row].tolist()) for row in row_of_rank[~sets.met & ~held]]
+    return open_sets_of_size(len(deck.cards), known.complete_up_to + 1, met,
+                             conflict_masks(deck, known))
 
 
 def main() -> None:

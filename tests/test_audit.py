@@ -23,6 +23,7 @@ from tower_print.brix.conflicts import read_conflict_file
 from tower_print.brix.decks import Deck, load_deck, shipped_deck
 from tower_print.brix.difficulty import wilson
 from tower_print.brix.marco import CardMap, mask_of, members
+from tower_print.brix.new_sets import open_sets_of_size
 from tower_print.brix.sampling import sample_towers
 from tower_print.brix.shape_library import box_of
 from tower_print.brix.solver import SOLVABLE, UNKNOWN, UNSOLVABLE, Labeled, TowerSolver
@@ -113,6 +114,43 @@ def test_seeds_by_size_find_every_conflict_in_growing_sizes(trial: int) -> None:
     assert set(cmap.muses) == _minimal(planted)
     assert explored == sorted(explored)
     assert cmap.explored_up_to == n - 1  # and then every size was explored
+
+
+@pytest.mark.parametrize("trial", range(4))
+def test_a_swept_size_comes_from_its_list_and_finds_every_conflict(trial: int) -> None:
+    """Every set of up to 2 cards explained (no conflict is that small) and those of 3 swept:
+    the seeds of 3 cards all come from the list, none from a search of the map, the subsets of
+    a pending larger seed only once it settles, and the map still finds every conflict."""
+    rng = random.Random(500 + trial)
+    n = 10
+    planted = [mask_of(rng.sample(range(n), rng.randint(3, 5))) for _ in range(rng.randint(2, 6))]
+    bad = lambda mask: any(p & ~mask == 0 for p in planted)  # noqa: E731
+    cmap = CardMap(n, max_cards=None, seed=trial)
+    cmap.explain_up_to(2)
+    for _ in range(4):  # towers met before: each meets a set holding no conflict
+        met = 0
+        for k in rng.sample(range(n), n):
+            if not bad(met | 1 << k) and rng.random() < 0.7:
+                met |= 1 << k
+        cmap.add_solvable(met)
+    with pytest.raises(ValueError, match="needs every set of up to 3 cards explained"):
+        cmap.sweep(4, [])
+    listed = open_sets_of_size(n, 3, cmap.solvable, cmap.muses)
+    pending = mask_of(rng.sample(range(n), 5))
+    cmap.claim(pending)
+    cmap.sweep(3, listed)
+    searched: list[int | None] = []
+    search = cmap.seed
+    cmap.seed = lambda *args, **kwargs: searched.append(seed := search(*args, **kwargs)) or seed  # type: ignore[method-assign]
+    asked: list[int] = []
+    _decide_all(cmap, cmap.seed_by_size, bad, asked.append)
+    assert all(seed & ~pending != 0 for seed in asked if seed.bit_count() == 3)
+    cmap.add_mus(_shrunk(pending, bad)) if bad(pending) else cmap.add_solvable(pending)
+    cmap.settle(pending)
+    _decide_all(cmap, cmap.seed_by_size, bad, asked.append)
+    assert cmap.closed and set(cmap.muses) == _minimal(planted)
+    assert {seed for seed in asked if seed.bit_count() == 3} <= set(listed)
+    assert not [seed for seed in searched if seed is not None and seed.bit_count() == 3]
 
 
 @pytest.mark.parametrize("trial", range(4))
@@ -1108,6 +1146,7 @@ def test_audit_takes_the_known_files_completeness_and_asks_no_small_set(tmp_path
     report = json.loads(result.stdout)
     assert report["complete"] and report["complete_up_to_taken"] == 3
     assert {tuple(c["cards"]) for c in report["conflicts"]} == PLANTED_CONFLICTS
+    assert report["swept_open_sets"] > 0  # the sets of 4 cards, listed at the start
     assert all(odds["unknown"] == 0 for odds in report["odds"].values() if odds)
     records = [json.loads(line) for log in (tmp_path / "cache").rglob("*.jsonl")
                for line in log.read_text().splitlines()]

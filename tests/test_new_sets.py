@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tower_print.brix.marco import mask_of, members
-from tower_print.brix.new_sets import SetsOfSize, most_new_sets_first
+from tower_print.brix.new_sets import SetsOfSize, most_new_sets_first, open_sets_of_size
 
 
 def _sets(mask: int, size: int) -> set[tuple[int, ...]]:
@@ -22,6 +22,22 @@ def test_each_set_of_the_size_has_its_own_rank() -> None:
     ranks = sets.ranks(2**9 - 1)
     assert sorted(ranks.tolist()) == list(range(math.comb(9, 3)))
     assert len(sets.ranks(mask_of([0, 4]))) == 0  # fewer cards than the size
+    unranked = [sets.mask_of_rank(rank) for rank in range(len(ranks))]
+    assert sorted(unranked) == sorted(mask_of(c) for c in itertools.combinations(range(9), 3))
+    assert all(sets.ranks(mask).tolist() == [rank] for rank, mask in enumerate(unranked))
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(1, 8), st.lists(st.integers(0, 2**8 - 1), max_size=5),
+       st.lists(st.integers(1, 2**8 - 1), max_size=4))
+def test_the_open_sets_of_a_size_against_a_count_by_hand(
+    size: int, met: list[int], conflicts: list[int],
+) -> None:
+    """The sets of `size` of 8 cards inside no set met and holding no conflict, exactly."""
+    by_hand = [mask_of(chosen) for chosen in itertools.combinations(range(8), size)
+               if not any(mask_of(chosen) & ~m == 0 for m in met)
+               and not any(c & ~mask_of(chosen) == 0 for c in conflicts)]
+    assert sorted(open_sets_of_size(8, size, met, conflicts)) == sorted(by_hand)
 
 
 def test_a_small_tower_meeting_new_sets_goes_before_a_large_one_meeting_few() -> None:

@@ -525,6 +525,10 @@ def _audit_progress() -> Iterator[Callable[[dict[str, Any]], None]]:
                 bar.update(pool, completed=state["towers"], total=state["of"])
                 return
             bar.update(pool, visible=False)
+            if state["phase"] == "sweep":
+                bar.update(search, visible=True, description=(
+                    f"listing the open sets of {state['cards']} cards"))
+                return
             bar.update(search, visible=True, description=(
                 f"checks {state['checks']}, conflicts {state['muses']}, solvable sets "
                 f"{state['solvable']}, undecided {state['unknown']}, sampled deals to settle "

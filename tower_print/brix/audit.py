@@ -13,9 +13,10 @@ test: it is unsolvable exactly when it contains one of them. The search is MARCO
   minutes, and these deals, a random sample decided one by one, are what bounds the odds of
   an unsolvable deal while much of the map is still open (`audit_report.Odds`);
 - then seeds, in turn: the map's maximal unexplored sets, of 4 cards at most until none is
-  left, then of 5, and so on (`CardMap.seed_by_size`), and the conflicts those deals met, to
-  be shrunk (so the conflicts real deals run into are found early); a process pool
-  decides them with `TowerSolver.check` (a quick local search races Z3);
+  left, then of 5, and so on (`CardMap.seed_by_size`; those of one card more than a file
+  `--known` is complete for listed at the start from their ranks, `CardMap.sweep`), and the
+  conflicts those deals met, to be shrunk (so the conflicts real deals run into are found
+  early); a process pool decides them with `TowerSolver.check` (a quick local search races Z3);
 - a solvable seed comes back grown to every card its witness tower meets;
 - an unsolvable seed is shrunk to a MUS: Z3's unsat core, narrowed while re-solving it gives a
   smaller one, then one card at a time dropped while the rest stays unsolvable (a drop that a
@@ -43,6 +44,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import random
 import signal
@@ -65,6 +67,7 @@ from tower_print.brix.decks import Deck
 from tower_print.brix.difficulty import cache_folder
 from tower_print.brix.geometry import PlacedBrick
 from tower_print.brix.marco import CardMap, MaskSet, mask_of, members
+from tower_print.brix.new_sets import MOST_SETS, open_sets_of_size
 from tower_print.brix.recolour import ColouringIndex, recoloured
 from tower_print.brix.sampling import Tower, sample_towers
 from tower_print.brix.shape_library import shape_library
@@ -630,6 +633,7 @@ class Exploration:
     first_tries_taken: int = 0  # of those taken as known, set aside as after a first try
     passed: int = 0  # seeds passed over unasked beside undecided sets (`UNDECIDED_NEIGHBOURS`)
     met_by_colourings: int = 0  # seeds settled unasked by a colouring of a tower met before
+    swept: int = 0  # sets of `taken_up_to` + 1 cards open at the start, listed (`CardMap.sweep`)
     towers: list[Tower] = field(default_factory=list)
     """Checked towers met by the solver or taken as known, one for each of the maximal
     `solvable` sets such a tower meets (the pool's towers are drawn again from the seed)."""
@@ -686,6 +690,7 @@ class Explorer:
         self.towers_recoloured = 0  # colourings of them meeting its undecided sets (`run`)
         self.colourings = ColouringIndex(deck)  # every tower met so far, in every colouring
         self.met_by_colourings = 0  # seeds it settled unasked (`_met_by_colouring`)
+        self.swept = 0  # sets of the next size open at the start (`_sweep_next_size`)
         self.witnesses: dict[int, Tower] = {}  # a checked tower for each solvable set it meets
         for tower in known_towers:
             self.witnesses.setdefault(deck.cards_met(tower), tower)
@@ -835,6 +840,7 @@ class Explorer:
                     self.map.add_mus(mask)  # sound for the map even when not minimal
                 self.map.explain_up_to(self.known_up_to)
                 self._set_aside_known_undecided()
+                self._sweep_next_size(say)
                 self._explore(executor, jobs, say, start)
             except BaseException:
                 _stop(executor)
@@ -873,6 +879,21 @@ class Explorer:
         self.log.append(self._record(outcome))
         self.met_by_colourings += 1
         return True
+
+    def _sweep_next_size(self, say: Progress) -> None:
+        """List the open sets of one card more than the file `--known` is complete for, from
+        their ranks (`open_sets_of_size`), for the map to take in turn (`CardMap.sweep`): a
+        search of the map for each had become the round's bottleneck. Only past the small sets
+        (`small_seed` walks those) and while the sets of that size are few enough to count."""
+        size = self.known_up_to + 1
+        if (not self.settings.small < size <= self.largest
+                or math.comb(len(self.deck.cards), size) > MOST_SETS):
+            return
+        say({"phase": "sweep", "cards": size})
+        open_sets = open_sets_of_size(len(self.deck.cards), size, self.map.solvable,
+                                      self.map.muses)
+        self.map.sweep(size, open_sets)
+        self.swept = len(open_sets)
 
     def _sample_pool(self, executor: ProcessPoolExecutor, say: Progress) -> None:
         size = self.settings.samples
@@ -1095,7 +1116,7 @@ class Explorer:
                 if not self.map.known_solvable(mask) and not self.map.known_unsolvable(mask)},
             undecided_taken=self.undecided_taken, first_tries_taken=self.first_tries_taken,
             passed=len([m for m in self.passed if not self.map.explained(m)]),
-            met_by_colourings=self.met_by_colourings,
+            met_by_colourings=self.met_by_colourings, swept=self.swept,
             towers=[self.witnesses[m] for m in sorted(self.map.solvable, key=order)
                     if m in self.witnesses],
         )

@@ -165,6 +165,7 @@ def audit_json(
         "first_tries_taken": found.first_tries_taken,
         "passed_beside_undecided": found.passed,
         "met_by_colourings": found.met_by_colourings,
+        "swept_open_sets": found.swept,
         "seconds": round(found.seconds, 1),
         "note": "unsolvable means: " + LATTICE_NOTE,
     }
@@ -239,6 +240,9 @@ def audit_text(
         lines.append(f"  {_count(found.passed, 'set')} the exploration met were passed over "
                      f"unasked, each holding all but one card of {UNDECIDED_NEIGHBOURS} or more "
                      "sets checks ran out on: asked once nothing else is left, open until then.")
+    if found.swept:
+        lines.append(f"  {_count(found.swept, 'set')} of {found.taken_up_to + 1} cards were open "
+                     "at the start, listed from their ranks and asked in turn.")
     if found.met_by_colourings:
         lines.append(f"  {_count(found.met_by_colourings, 'set')} the exploration met were "
                      "settled unasked: a colouring of a tower met before meets each (checked "

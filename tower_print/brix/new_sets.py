@@ -17,7 +17,7 @@ import functools
 import heapq
 import itertools
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 import numpy as np
 
@@ -38,15 +38,36 @@ class SetsOfSize:
     """The sets of `size` of a deck's `cards`, each by its rank, those met so far marked."""
 
     def __init__(self, cards: int, size: int) -> None:
+        self.cards = cards
         self.size = size
         self._binomials = np.array([[math.comb(n, k) for k in range(size + 1)]
                                     for n in range(cards)], dtype=np.int64)
         self.met = np.zeros(math.comb(cards, size), dtype=bool)
 
     def ranks(self, mask: int) -> np.ndarray:
-        """The rank of each set of `size` of the cards in `mask` (bit k: card k)."""
-        cards = np.array(members(mask), dtype=np.int64)
-        return self.ranks_of_rows(cards[choice_rows(len(cards), self.size)])
+        """The rank of each set of `size` of the cards in `mask` (bit k: card k), in no
+        particular order."""
+        chunks = list(self._rank_chunks(mask))
+        return np.concatenate(chunks) if chunks else np.zeros(0, dtype=np.int64)
+
+    def mark_inside(self, mask: int) -> None:
+        """Mark every set of `size` of the cards in `mask` met."""
+        for chunk in self._rank_chunks(mask):
+            self.met[chunk] = True
+
+    def _rank_chunks(self, mask: int) -> Iterator[np.ndarray]:
+        """The ranks of the sets of `size` of the cards in `mask`, one array per highest card.
+        A set's rank is the sum of C(card, place) over its cards in increasing order (the
+        combinatorial number system), so the sums of the sets of `k` of the cards below one
+        card extend by it to those of `k + 1`: four times faster than summing the columns of
+        every combination (pink's 28,013 towers meet six billion sets of 6 cards)."""
+        below: list[np.ndarray] = [np.zeros(1, dtype=np.int64)]  # k cards below: their sums
+        below += [np.zeros(0, dtype=np.int64)] * (self.size - 1)
+        for count, card in enumerate(members(mask)):
+            if count >= self.size - 1:
+                yield below[self.size - 1] + math.comb(card, self.size)
+            for k in range(min(self.size - 1, count + 1), 0, -1):
+                below[k] = np.concatenate((below[k], below[k - 1] + math.comb(card, k)))
 
     def ranks_of_rows(self, rows: np.ndarray) -> np.ndarray:
         """The rank of each set given as a row of `size` cards in increasing order."""
@@ -54,6 +75,41 @@ class SetsOfSize:
         for k in range(self.size):
             ranks += self._binomials[rows[:, k], k + 1]
         return ranks
+
+    def ranks_holding(self, mask: int) -> np.ndarray:
+        """The rank of each set of `size` cards that holds every card of `mask`."""
+        inside = members(mask)
+        others = np.array([k for k in range(self.cards) if not mask >> k & 1], dtype=np.int64)
+        choices = choice_rows(len(others), self.size - len(inside))
+        rows = np.sort(np.concatenate([np.tile(np.array(inside, dtype=np.int64),
+                                               (len(choices), 1)), others[choices]], axis=1),
+                       axis=1)
+        return self.ranks_of_rows(rows)
+
+    def mask_of_rank(self, rank: int) -> int:
+        """The set of `size` cards of that rank, as a card mask."""
+        mask, card = 0, self.cards
+        for place in range(self.size, 0, -1):
+            card -= 1
+            while math.comb(card, place) > rank:
+                card -= 1
+            mask |= 1 << card
+            rank -= math.comb(card, place)
+        return mask
+
+
+def open_sets_of_size(cards: int, size: int, met: Iterable[int], conflicts: Iterable[int]
+                      ) -> list[int]:
+    """The sets of `size` of `cards` cards (as card masks, by rank) inside no mask `met` and
+    holding none of the `conflicts`: those an audit knowing just these still has to decide.
+    Pink's sets of 6 cards with its file's towers and an audit's pool: 4,373 of 29 million."""
+    sets = SetsOfSize(cards, size)
+    for mask in met:
+        sets.mark_inside(mask)
+    for conflict in conflicts:
+        if conflict.bit_count() <= size:
+            sets.met[sets.ranks_holding(conflict)] = True
+    return [sets.mask_of_rank(int(rank)) for rank in np.flatnonzero(~sets.met)]
 
 
 def most_new_sets_first(
@@ -67,7 +123,7 @@ def most_new_sets_first(
         return []
     sets = SetsOfSize(cards, size)
     for mask in known:
-        sets.met[sets.ranks(mask)] = True
+        sets.mark_inside(mask)
     new: dict[int, np.ndarray] = {}
     for mask in candidates:
         ranks = sets.ranks(mask)
