@@ -116,16 +116,19 @@ def test_seeds_by_size_find_every_conflict_in_growing_sizes(trial: int) -> None:
     assert cmap.explored_up_to == n - 1  # and then every size was explored
 
 
-@pytest.mark.parametrize("trial", range(4))
-def test_a_swept_size_comes_from_its_list_and_finds_every_conflict(trial: int) -> None:
+@pytest.mark.parametrize(("trial", "max_cards"), [(0, None), (1, None), (2, 3), (3, 3)])
+def test_a_swept_size_comes_from_its_list_and_finds_every_conflict(
+    trial: int, max_cards: int | None,
+) -> None:
     """Every set of up to 2 cards explained (no conflict is that small) and those of 3 swept:
     the seeds of 3 cards all come from the list, none from a search of the map, the subsets of
-    a pending larger seed only once it settles, and the map still finds every conflict."""
+    a pending larger seed only once it settles, and the map still finds every conflict (of up
+    to `max_cards`: at 3, the map closes when the list is done, unsearched)."""
     rng = random.Random(500 + trial)
     n = 10
     planted = [mask_of(rng.sample(range(n), rng.randint(3, 5))) for _ in range(rng.randint(2, 6))]
     bad = lambda mask: any(p & ~mask == 0 for p in planted)  # noqa: E731
-    cmap = CardMap(n, max_cards=None, seed=trial)
+    cmap = CardMap(n, max_cards=max_cards, seed=trial)
     cmap.explain_up_to(2)
     for _ in range(4):  # towers met before: each meets a set holding no conflict
         met = 0
@@ -148,9 +151,13 @@ def test_a_swept_size_comes_from_its_list_and_finds_every_conflict(trial: int) -
     cmap.add_mus(_shrunk(pending, bad)) if bad(pending) else cmap.add_solvable(pending)
     cmap.settle(pending)
     _decide_all(cmap, cmap.seed_by_size, bad, asked.append)
-    assert cmap.closed and set(cmap.muses) == _minimal(planted)
+    assert cmap.closed
+    largest = max_cards or n
+    assert {m for m in _minimal(planted) if m.bit_count() <= largest} <= set(cmap.muses)
+    assert set(cmap.muses) <= _minimal(planted)
     assert {seed for seed in asked if seed.bit_count() == 3} <= set(listed)
     assert not [seed for seed in searched if seed is not None and seed.bit_count() == 3]
+    assert max_cards is None or searched == []  # every size explored: 1 and 2 by the file
 
 
 @pytest.mark.parametrize("trial", range(4))

@@ -204,6 +204,8 @@ class CardMap:
         if k > self.explained_up_to:
             self.explained_up_to = k
             self.solver.add(z3.AtLeast(*self.cards, k + 1))
+            for beside_undecided, explored in self._explored.items():
+                self._explored[beside_undecided] = max(explored, k)
 
     def explained(self, mask: int) -> bool:
         """Known solvable, known unsolvable, or set aside as undecided (for good: a set inside
@@ -324,8 +326,9 @@ class CardMap:
         largest = min(self.n, self.max_cards or self.n)
         for beside_undecided in (True, False):
             for limit in range(self._explored[beside_undecided] + 1, largest + 1):
-                seed = self._swept_seed(limit, beside_undecided)
-                if seed is None:
+                if self._swept is not None and self._swept[0] == limit:
+                    seed = self._swept_seed(limit == largest, beside_undecided)
+                else:
                     seed = self.seed(limit if limit < largest else None, beside_undecided)
                 if seed is not None:
                     return seed
@@ -336,10 +339,12 @@ class CardMap:
     def sweep(self, size: int, sets: Iterable[int]) -> None:
         """Every set of `size` cards nothing explains yet, listed outside the map (from its
         ranks: `new_sets.open_sets_of_size`), when every smaller set is explained: `seed_by_size`
-        takes them from the list, in an order drawn from the map's seed, and searches the map
-        only once none of them is left to take (finding none but those set aside). Pink's
-        twelfth round found 2,231 seeds of 6 cards in 15 minutes, a search of the map each, as
-        Z3 weighed the guards of thousands of sets aside, the workers idle for most of it."""
+        takes them from the list, in an order drawn from the map's seed, instead of searching
+        the map. Pink's twelfth round found 2,231 seeds of 6 cards in 15 minutes, a search of
+        the map each, as Z3 weighed the guards of thousands of sets aside, the workers idle
+        for most of it; and once the list was done, one last search that would find none ran
+        for minutes. The list stands for the map at its size: a set it drops is explained,
+        pending or set aside (`deferred`), and the sets set aside are asked again from there."""
         if size != self.explained_up_to + 1:
             raise ValueError(f"a sweep of {size} cards needs every set of up to {size - 1} "
                              f"cards explained, not {self.explained_up_to}")
@@ -348,12 +353,12 @@ class CardMap:
         self.rng.shuffle(ahead)
         self._swept = (size, ahead)
 
-    def _swept_seed(self, limit: int, beside_undecided: bool) -> int | None:
-        """The first set of the sweep's list (when its size is `limit`) that `seed` could
-        answer with: claimed, and dropped from the list with those explained or claimed
-        meanwhile; those only held back or set aside for now stay for later."""
-        if self._swept is None or self._swept[0] != limit:
-            return None
+    def _swept_seed(self, largest: bool, beside_undecided: bool) -> int | None:
+        """The first set of the sweep's list that `seed` could answer with: claimed, and
+        dropped from the list with those explained or claimed meanwhile; those only held back
+        or set aside for now stay for later. None as `seed` would (`closed` too, when the
+        sweep's size is the `largest` explored)."""
+        assert self._swept is not None
         size, ahead = self._swept
         larger_aside = [mask for mask in chain(self._deferred, self._pending)
                         if mask.bit_count() > size]
@@ -369,6 +374,8 @@ class CardMap:
             self.claim(mask)
             return mask
         self._swept = (size, kept)
+        self.closed = (largest and not beside_undecided and not self._pending
+                       and not self._deferred)
         return None
 
     @property
