@@ -856,6 +856,24 @@ def test_a_seed_beside_two_sets_a_check_ran_out_on_is_passed_over(tmp_path: Path
     assert not explorer._beside_undecided(seed)
 
 
+def test_sets_passed_over_come_back_first_and_with_a_first_try(tmp_path: Path) -> None:
+    """Of the sets set aside, one passed over unasked comes back before one a first try ran
+    out on, though set aside after it, and with a first try (it had none); the other with
+    its full time; one a tower has met since is dropped."""
+    deck = load_deck(PLANTED)
+    explorer = Explorer(deck, dataclasses.replace(SETTINGS, first_try=10), tmp_path)
+    tried, passed, met = mask_of([0, 2, 4]), mask_of([1, 3, 5]), mask_of([2, 5, 6])
+    explorer.map.defer(tried)
+    explorer.map.defer(met)
+    explorer.undecided = {mask_of([1, 3, 4]): 10.0, mask_of([1, 2, 5]): 10.0}
+    explorer.map.claim(passed)
+    assert explorer._passed_over(passed)
+    explorer.map.add_solvable(met | mask_of([7]))
+    assert explorer._next_set_aside(None) == (passed, True)
+    assert explorer._next_set_aside(None) == (tried, False)
+    assert explorer._next_set_aside(None) is None and not explorer.map.deferred()
+
+
 def test_a_report_counts_the_seeds_passed_over_or_met_by_colourings(planted_audit) -> None:  # type: ignore[no-untyped-def]
     deck, found = planted_audit
     passing = dataclasses.replace(found, complete=False, passed=3, met_by_colourings=5)

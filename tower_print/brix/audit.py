@@ -54,7 +54,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
-from itertools import islice
+from itertools import chain, islice
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
@@ -118,10 +118,10 @@ about 0.5 s for a green tower, 1 s for a pink one): a tower that hard to find me
 and its colourings meet their neighbours, which quick checks would not have covered as well."""
 UNDECIDED_NEIGHBOURS = 2
 """A seed holding all but one card of this many sets checks ran out on is passed over for now
-(set aside unasked, asked with the full time once nothing else is left). In pink's tenth round
-on the sets of 6 cards (first try 3 s), first tries ran out on 34 % of the sets with no such
-neighbour asked before, 69 % with one, 83 % with two and 88 % with more: those with two or more
-took half the round's time for 13 % of its decided sets."""
+(set aside unasked; asked once nothing else is left, a first try and then the full time). In
+pink's tenth round on the sets of 6 cards (first try 3 s), first tries ran out on 34 % of the
+sets with no such neighbour asked before, 69 % with one, 83 % with two and 88 % with more:
+those with two or more took half the round's time for 13 % of its decided sets."""
 PARENT_POLL = 0.5
 """Seconds between a worker's looks at whether the audit's process still runs."""
 
@@ -944,21 +944,6 @@ class Explorer:
                       and not any(m != c and m & ~c == 0 for m in self.map.muses)]
             return hiding[0] if hiding else None
 
-        def next_set_aside(largest: int | None) -> int | None:
-            """A set set aside after its first try (of at most `largest` cards), to ask with
-            its full time now; those explained meanwhile are dropped."""
-            for mask in self.map.deferred():
-                if largest is not None and mask.bit_count() > largest:
-                    continue
-                if self.map.known_solvable(mask) or self.map.known_unsolvable(mask):
-                    self.passed.discard(mask)
-                    self.map.reconsider(mask)
-                elif not self.map.held_back(mask):
-                    self.passed.discard(mask)
-                    self.map.retry(mask)
-                    return mask
-            return None
-
         def next_task() -> tuple[Callable[..., Outcome], int, tuple[Any, ...]] | None:
             """The small unexplored sets first (`SMALL_CONFLICTS`), those set aside after
             their first try last among them; then the sampled deals, only decided; then the
@@ -968,9 +953,9 @@ class Explorer:
                 small = self.map.small_seed(self.settings.small)
                 if small is not None:
                     return _decide, small, (True, True)
-                again = next_set_aside(self.settings.small)
+                again = self._next_set_aside(self.settings.small)
                 if again is not None:
-                    return _decide, again, (True, False)
+                    return _decide, again[0], (True, again[1])
             if deals:
                 deal = next_deal()
                 if deal is not None:
@@ -990,8 +975,8 @@ class Explorer:
             if core is not None:
                 self.map.claim(core)
                 return _minimise, core, ()
-            again = next_set_aside(None)
-            return None if again is None else (_decide, again, (True, False))
+            again = self._next_set_aside(None)
+            return None if again is None else (_decide, again[0], (True, again[1]))
 
         while True:
             out_of_time = stop_at is not None and time.monotonic() > stop_at
@@ -1017,6 +1002,27 @@ class Explorer:
                 say({"phase": "explore", "checks": self.checks, "muses": len(self.map.muses),
                      "solvable": len(self.map.solvable), "unknown": len(self.map.unknown),
                      "deals_left": len(deals), "seconds": time.monotonic() - start})
+
+    def _next_set_aside(self, largest: int | None) -> tuple[int, bool] | None:
+        """A set set aside (of at most `largest` cards) to ask now, claimed, and whether with
+        a first try: those passed over unasked first, with one (pink's thirteenth round passed
+        over nearly all of its 2,118 sets of 6 cards, which then came to their full time of a
+        minute and more each, where a try of 3 s decides one in six); then those a first try
+        ran out on, with their full time. Those explained meanwhile are dropped."""
+        deferred = self.map.deferred()
+        for mask in chain((m for m in deferred if m in self.passed),
+                          (m for m in deferred if m not in self.passed)):
+            if largest is not None and mask.bit_count() > largest:
+                continue
+            first_try = mask in self.passed
+            if self.map.known_solvable(mask) or self.map.known_unsolvable(mask):
+                self.passed.discard(mask)
+                self.map.reconsider(mask)
+            elif not self.map.held_back(mask):
+                self.passed.discard(mask)
+                self.map.retry(mask)
+                return mask, first_try
+        return None
 
     def _passed_over(self, seed: int) -> bool:
         """Set `seed` (claimed) aside unasked when it lies beside undecided sets
