@@ -13,6 +13,8 @@ from itertools import combinations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import Result
 
 from tower_print.brix import audit, shapes
@@ -22,7 +24,7 @@ from tower_print.brix.checker import problems
 from tower_print.brix.conflicts import read_conflict_file
 from tower_print.brix.decks import Deck, load_deck, shipped_deck
 from tower_print.brix.difficulty import wilson
-from tower_print.brix.marco import CardMap, mask_of, members
+from tower_print.brix.marco import CardMap, MaskSet, mask_of, members
 from tower_print.brix.new_sets import open_sets_of_size
 from tower_print.brix.sampling import sample_towers
 from tower_print.brix.shape_library import box_of
@@ -70,6 +72,22 @@ def _decide_all(cmap: CardMap, next_seed: Callable[[], int | None], bad: Callabl
         else:
             cmap.add_solvable(seed)
         cmap.settle(seed)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 2**70 - 1), max_size=8), st.integers(0, 2**70 - 1),
+       st.sampled_from([10, 70]))
+def test_mask_set_subset_tests_against_plain_integers(
+    masks: list[int], probe: int, cards: int,
+) -> None:
+    """`MaskSet`'s tests, numpy words for up to 63 cards, plain integers beyond, as by hand."""
+    full = (1 << cards) - 1
+    masks, probe = [m & full for m in masks], probe & full
+    held = MaskSet(cards, masks)
+    assert held.has_superset_of(probe) == any(probe & ~m == 0 for m in masks)
+    assert held.has_subset_of(probe) == any(m & ~probe == 0 for m in masks)
+    assert held.has_larger_superset_of(probe) == any(
+        probe & ~m == 0 and m.bit_count() > probe.bit_count() for m in masks)
 
 
 @pytest.mark.parametrize("trial", range(6))

@@ -61,6 +61,7 @@ from tower_print.brix.checker import problems
 from tower_print.brix.decks import Deck
 from tower_print.brix.difficulty import TowerPool, cache_folder
 from tower_print.brix.language import Condition
+from tower_print.brix.marco import MaskSet
 from tower_print.brix.new_sets import most_new_sets_first
 from tower_print.brix.stored_towers import Tower, TowerLines, tower_line
 from tower_print.content import Node, UserError, content_root, load_yaml
@@ -291,15 +292,16 @@ def gather_conflicts(
     (`_still_undecided`)."""
     new = {frozenset(ids) for ids in found}
     new_unminimised = {frozenset(ids): tried_at for ids, tried_at in unminimised}
+    met_sets = MaskSet(len(deck.cards), (_mask_of_ids(deck, ids) for ids in solvable))
     kept = read_conflict_file(path, deck) if path.is_file() else None
     if kept is None:
         left, tried_at = _left_to_shrink(new_unminimised, new)
         return ConflictFile(tuple(tuple(ids) for ids in found), complete_up_to,
                             (f"Built by: {command}",),
-                            towers=_towers_to_keep(deck, {}, towers, solvable, complete_up_to),
+                            towers=_towers_to_keep(deck, {}, towers, met_sets, complete_up_to),
                             unminimised=left, unminimised_tried_at=tried_at,
-                            undecided=_still_undecided(undecided, [*new, *new_unminimised],
-                                                       solvable))
+                            undecided=_still_undecided(deck, undecided, [*new, *new_unminimised],
+                                                       met_sets))
     for ids, node in zip(kept.sets, kept.nodes, strict=True):
         old = frozenset(ids)
         clash = next((m for m in new if m != old and (m < old or old < m)), None)
@@ -307,14 +309,14 @@ def gather_conflicts(
             raise node.error(f"'{' '.join(ids)}' and this audit's conflict "
                              f"'{' '.join(sorted(clash))}' cannot both be minimal; one of "
                              "the audits is wrong")
-        if any(old <= met for met in solvable):
+        if met_sets.has_superset_of(_mask_of_ids(deck, ids)):
             raise node.error(f"'{' '.join(ids)}' is no conflict: this audit met a tower "
                              "meeting every card of it")
         if complete and old not in new:
             raise node.error(f"'{' '.join(ids)}' is missing from this audit, which is "
                              "complete; one of the audits is wrong")
     for ids, node in zip(kept.unminimised, kept.unminimised_nodes, strict=True):
-        if any(frozenset(ids) <= met for met in solvable):
+        if met_sets.has_superset_of(_mask_of_ids(deck, ids)):
             raise node.error(f"'{' '.join(ids)}' is no conflict: this audit met a tower "
                              "meeting every card of it")
         around = next((m for m in new if frozenset(ids) < m), None)
@@ -323,12 +325,7 @@ def gather_conflicts(
                              f"'{' '.join(sorted(around))}', which then cannot be minimal; one "
                              "of the audits is wrong")
     kept_masks = [deck.cards_met(tower) for tower in kept.towers]
-    for mask, node in zip(kept_masks, kept.tower_nodes, strict=True):
-        met = _card_ids(deck, mask)
-        clash = next((m for m in new | new_unminimised.keys() if m <= met), None)
-        if clash is not None:
-            raise node.error(f"this tower meets every card of this audit's conflict "
-                             f"'{' '.join(sorted(clash))}'; one of the audits is wrong")
+    _check_towers_meet_none(deck, kept_masks, kept.tower_nodes, new | new_unminimised.keys())
     sets = [*kept.sets, *(tuple(sorted(m)) for m in new - {frozenset(k) for k in kept.sets})]
     both = {frozenset(ids): tried_at for ids, tried_at in kept.unminimised_limits()}
     for ids, tried_at in new_unminimised.items():
@@ -338,10 +335,26 @@ def gather_conflicts(
     return ConflictFile(tuple(sets), up_to,
                         (*kept.history, f"Built by: {command}"), proofs=kept.proofs,
                         towers=_towers_to_keep(deck, _first_per_set(kept_masks, kept.towers),
-                                               towers, solvable, up_to),
+                                               towers, met_sets, up_to),
                         unminimised=left, unminimised_tried_at=tried_at,
-                        undecided=_still_undecided([*kept.undecided, *undecided],
-                                                   [*map(frozenset, sets), *both], solvable))
+                        undecided=_still_undecided(deck, [*kept.undecided, *undecided],
+                                                   [*map(frozenset, sets), *both], met_sets))
+
+
+def _check_towers_meet_none(
+    deck: Deck, tower_masks: Sequence[int], nodes: Sequence[Node],
+    conflicts: Iterable[frozenset[str]],
+) -> None:
+    """Raise at the first tower (its cards met: `tower_masks`) that meets every card of one
+    of the `conflicts`."""
+    towers = MaskSet(len(deck.cards), tower_masks)
+    met = {mask: ids for ids in conflicts
+           if towers.has_superset_of(mask := _mask_of_ids(deck, ids))}
+    for tower, node in zip(tower_masks, nodes, strict=True):
+        clash = next((ids for mask, ids in met.items() if mask & ~tower == 0), None)
+        if clash is not None:
+            raise node.error(f"this tower meets every card of this audit's conflict "
+                             f"'{' '.join(sorted(clash))}'; one of the audits is wrong")
 
 
 def _left_to_shrink(
@@ -357,17 +370,19 @@ def _left_to_shrink(
 
 
 def _still_undecided(
-    undecided: Iterable[tuple[Sequence[str], float]], conflicts: Sequence[frozenset[str]],
-    solvable: Sequence[set[str]],
+    deck: Deck, undecided: Iterable[tuple[Sequence[str], float]],
+    conflicts: Sequence[frozenset[str]], met_sets: MaskSet,
 ) -> tuple[tuple[tuple[str, ...], float], ...]:
     """Each of the `undecided` sets once, with the longest limit it was tried at, but those
-    holding one of the `conflicts` or met by a tower (inside one of the `solvable` sets)."""
+    holding one of the `conflicts` or met by a tower (inside one of the `met_sets`)."""
     longest: dict[frozenset[str], float] = {}
     for ids, tried_at in undecided:
         key = frozenset(ids)
         longest[key] = max(longest.get(key, tried_at), tried_at)
+    held = MaskSet(len(deck.cards), (_mask_of_ids(deck, ids) for ids in conflicts))
     return tuple((tuple(sorted(ids)), tried_at) for ids, tried_at in longest.items()
-                 if not any(c <= ids for c in conflicts) and not any(ids <= s for s in solvable))
+                 if not held.has_subset_of(mask := _mask_of_ids(deck, ids))
+                 and not met_sets.has_superset_of(mask))
 
 
 def longest_limit(*limits: float | None) -> float | None:
@@ -380,6 +395,12 @@ def _card_ids(deck: Deck, mask: int) -> frozenset[str]:
     return frozenset(card.id for k, card in enumerate(deck.cards) if mask >> k & 1)
 
 
+def _mask_of_ids(deck: Deck, ids: Iterable[str]) -> int:
+    """The card mask of the cards named (bit k: `deck.cards[k]`)."""
+    chosen = set(ids)
+    return sum(1 << k for k, card in enumerate(deck.cards) if card.id in chosen)
+
+
 NEW_TOWERS_KEPT = 1000
 """The most towers one audit adds to a file: a round of green in the fifty-second session met
 34,036 sets no earlier tower met (5.8 MB of towers; the file held 3,056), most of them
@@ -388,40 +409,37 @@ kept are the ones that spare the next audit the most checks (`new_sets`)."""
 
 
 def _towers_to_keep(
-    deck: Deck, kept_met: Mapping[int, Tower], found: Sequence[Tower],
-    solvable: Sequence[set[str]], complete_up_to: int,
+    deck: Deck, kept_met: Mapping[int, Tower], found: Sequence[Tower], met_sets: MaskSet,
+    complete_up_to: int,
 ) -> tuple[Tower, ...]:
     """Of the file's towers (`kept_met`: the first for each set of cards met, as a bit mask)
     and the audit's (`found`), one per set of cards met, and none whose set lies inside a
-    larger one a tower kept meets or `solvable` does without a tower offered (the audit's pool,
+    larger one a tower kept meets or `met_sets` does without a tower offered (the audit's pool,
     which every audit draws again): the few towers that add to what the next audit starts from.
     Of the audit's, at most `NEW_TOWERS_KEPT`: first those meeting the most sets of one card
     more than the file is complete for that no other meets (`new_sets.most_new_sets_first`),
     then those meeting the most cards. The file's stay unless a tower kept or the pool covers
     them. In the order offered, the file's first."""
-    index = {card.id: k for k, card in enumerate(deck.cards)}
+    cards = len(deck.cards)
     found_met = _first_per_set(map(deck.cards_met, found), found)
-    pool = {sum(1 << index[i] for i in ids) for ids in solvable}
-    pool -= kept_met.keys() | found_met.keys()
-    before = _most_cards_first([*pool, *kept_met])
+    before = MaskSet(cards, (set(met_sets) - found_met.keys()) | kept_met.keys())
     offered = [mask for mask in _most_cards_first(found_met.keys() - kept_met.keys())
-               if not _covered(mask, before)]
+               if not before.has_larger_superset_of(mask)]
     # With no more offered than kept, the greedy choice would keep the same towers: it never
     # takes one inside another offered before it, and all the others not inside one are taken
     # after it. Counting the sets the file's towers meet took 3.5 of the 6 minutes pink's
     # eleventh round spent writing its file.
     added = [] if len(offered) <= NEW_TOWERS_KEPT else most_new_sets_first(
-        offered, before, len(deck.cards), complete_up_to + 1, NEW_TOWERS_KEPT)
-    larger, taken = _most_cards_first([*before, *added]), set(added)
-    rest: list[int] = []  # most cards first, as they are taken
-    for mask in offered:
+        offered, before, cards, complete_up_to + 1, NEW_TOWERS_KEPT)
+    larger, taken = MaskSet(cards, [*before, *added]), set(added)
+    for mask in offered:  # most cards first
         if len(taken) == NEW_TOWERS_KEPT:
             break
-        if mask not in taken and not _covered(mask, larger) and not _covered(mask, rest):
-            rest.append(mask)
+        if mask not in taken and not larger.has_larger_superset_of(mask):
+            larger.add(mask)
             taken.add(mask)
-    larger = _most_cards_first([*larger, *rest])
-    return (*(tower for mask, tower in kept_met.items() if not _covered(mask, larger)),
+    return (*(tower for mask, tower in kept_met.items()
+              if not larger.has_larger_superset_of(mask)),
             *(tower for mask, tower in found_met.items() if mask in taken))
 
 
@@ -436,17 +454,6 @@ def _first_per_set(masks: Iterable[int], towers: Sequence[Tower]) -> dict[int, T
 
 def _most_cards_first(masks: Iterable[int]) -> list[int]:
     return sorted(masks, key=int.bit_count, reverse=True)
-
-
-def _covered(mask: int, most_cards_first: Sequence[int]) -> bool:
-    """Whether one of the sets (most cards first) holds `mask` and more."""
-    cards = mask.bit_count()
-    for other in most_cards_first:
-        if other.bit_count() <= cards:
-            return False
-        if mask & ~other == 0:
-            return True
-    return False
 
 
 def read_conflict_file(path: Path, deck: Deck) -> ConflictFile | None:

@@ -107,6 +107,13 @@ class MaskSet:
             return bool(np.any(np.uint64(mask) & ~self._array() == 0))
         return any(mask & ~s == 0 for s in self._items)
 
+    def has_larger_superset_of(self, mask: int) -> bool:
+        """Some set here contains `mask` and more cards."""
+        if self.fast:
+            held = self._array()
+            return bool(np.any((np.uint64(mask) & ~held == 0) & (held != np.uint64(mask))))
+        return any(mask & ~s == 0 and s != mask for s in self._items)
+
     def has_subset_of(self, mask: int) -> bool:
         """Some set here lies inside `mask`."""
         if self.fast:
