@@ -23,9 +23,9 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from tower_print.brix.audit import AuditSettings, Explorer, card_masks, largest_deal
+from tower_print.brix.audit import AuditSettings, Explorer, largest_deal
 from tower_print.brix.audit_report import card_prices, deal_odds
-from tower_print.brix.conflicts import conflicts_to_take
+from tower_print.brix.conflicts import card_masks, conflicts_to_take
 from tower_print.brix.decks import load_deck
 from tower_print.brix.marco import members
 from tower_print.brix.verify import open_deck

@@ -31,8 +31,8 @@ from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 from pathlib import Path
 
-from tower_print.brix.audit import AuditLog, AuditSettings, SeedDecider, card_masks, largest_deal
-from tower_print.brix.conflicts import conflicts_folder, conflicts_to_take
+from tower_print.brix.audit import AuditLog, AuditSettings, SeedDecider, largest_deal
+from tower_print.brix.conflicts import card_masks, conflicts_folder, conflicts_to_take
 from tower_print.brix.decks import Deck
 from tower_print.brix.marco import members
 from tower_print.brix.solver import UNSOLVABLE

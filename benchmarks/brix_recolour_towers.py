@@ -19,8 +19,8 @@ from pathlib import Path
 
 from brix_open_sets import open_sets
 
-from tower_print.brix.audit import AuditSettings, card_masks
-from tower_print.brix.conflicts import add_towers, conflicts_folder, current_file
+from tower_print.brix.audit import AuditSettings
+from tower_print.brix.conflicts import add_towers, card_masks, conflicts_folder, current_file
 from tower_print.brix.decks import shipped_deck
 from tower_print.brix.geometry import normalized
 from tower_print.brix.marco import members

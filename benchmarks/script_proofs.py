@@ -25,9 +25,14 @@ from typing import ParamSpec, TypeVar
 from card_args import deck_card_ids
 
 from tower_print.brix import shapes
-from tower_print.brix.audit import card_masks
 from tower_print.brix.checker import check_witness
-from tower_print.brix.conflicts import add_towers, current_file, read_conflict_file, record_proof
+from tower_print.brix.conflicts import (
+    add_towers,
+    card_masks,
+    current_file,
+    read_conflict_file,
+    record_proof,
+)
 from tower_print.brix.decks import Deck, shipped_deck
 from tower_print.brix.evaluate import Evaluator
 from tower_print.brix.geometry import PlacedBrick, normalized

@@ -417,10 +417,10 @@ def brix_audit(
         AuditSettings,
         Explorer,
         KnownConflictDisputed,
-        card_masks,
         largest_deal,
     )
     from tower_print.brix.audit_report import audit_json, audit_text, card_prices, deal_odds
+    from tower_print.brix.conflicts import card_masks
     from tower_print.brix.verify import open_deck
 
     chosen = open_deck(deck)

@@ -156,12 +156,6 @@ def largest_deal(deck: Deck) -> int:
     return max(high for _, high in LEVELS.values()) // min(c.points for c in deck.cards)
 
 
-def card_masks(deck: Deck, sets: Sequence[Sequence[str]]) -> list[int]:
-    """Each set of card ids as a bit mask over the deck's cards."""
-    index = {card.id: k for k, card in enumerate(deck.cards)}
-    return [mask_of(index[i] for i in ids) for ids in sets]
-
-
 def level_deals(deck: Deck, level: str, count: int, seed: int) -> list[int]:
     """`count` deals of `level` drawn as `deals.draw_level` deals them, fixed by `seed`. A deck
     too small for a level's points gives fewer deals (none when it can never deal them)."""

@@ -61,7 +61,7 @@ from tower_print.brix.checker import problems
 from tower_print.brix.decks import Deck
 from tower_print.brix.difficulty import TowerPool, cache_folder
 from tower_print.brix.language import Condition
-from tower_print.brix.marco import MaskSet
+from tower_print.brix.marco import MaskSet, mask_of
 from tower_print.brix.new_sets import most_new_sets_first
 from tower_print.brix.stored_towers import Tower, TowerLines, tower_line
 from tower_print.content import Node, UserError, content_root, load_yaml
@@ -292,7 +292,7 @@ def gather_conflicts(
     (`_still_undecided`)."""
     new = {frozenset(ids) for ids in found}
     new_unminimised = {frozenset(ids): tried_at for ids, tried_at in unminimised}
-    met_sets = MaskSet(len(deck.cards), (_mask_of_ids(deck, ids) for ids in solvable))
+    met_sets = MaskSet(len(deck.cards), card_masks(deck, solvable))
     kept = read_conflict_file(path, deck) if path.is_file() else None
     if kept is None:
         left, tried_at = _left_to_shrink(new_unminimised, new)
@@ -302,21 +302,22 @@ def gather_conflicts(
                             unminimised=left, unminimised_tried_at=tried_at,
                             undecided=_still_undecided(deck, undecided, [*new, *new_unminimised],
                                                        met_sets))
-    for ids, node in zip(kept.sets, kept.nodes, strict=True):
+    for ids, mask, node in zip(kept.sets, card_masks(deck, kept.sets), kept.nodes, strict=True):
         old = frozenset(ids)
         clash = next((m for m in new if m != old and (m < old or old < m)), None)
         if clash is not None:
             raise node.error(f"'{' '.join(ids)}' and this audit's conflict "
                              f"'{' '.join(sorted(clash))}' cannot both be minimal; one of "
                              "the audits is wrong")
-        if met_sets.has_superset_of(_mask_of_ids(deck, ids)):
+        if met_sets.has_superset_of(mask):
             raise node.error(f"'{' '.join(ids)}' is no conflict: this audit met a tower "
                              "meeting every card of it")
         if complete and old not in new:
             raise node.error(f"'{' '.join(ids)}' is missing from this audit, which is "
                              "complete; one of the audits is wrong")
-    for ids, node in zip(kept.unminimised, kept.unminimised_nodes, strict=True):
-        if met_sets.has_superset_of(_mask_of_ids(deck, ids)):
+    for ids, mask, node in zip(kept.unminimised, card_masks(deck, kept.unminimised),
+                               kept.unminimised_nodes, strict=True):
+        if met_sets.has_superset_of(mask):
             raise node.error(f"'{' '.join(ids)}' is no conflict: this audit met a tower "
                              "meeting every card of it")
         around = next((m for m in new if frozenset(ids) < m), None)
@@ -348,8 +349,9 @@ def _check_towers_meet_none(
     """Raise at the first tower (its cards met: `tower_masks`) that meets every card of one
     of the `conflicts`."""
     towers = MaskSet(len(deck.cards), tower_masks)
-    met = {mask: ids for ids in conflicts
-           if towers.has_superset_of(mask := _mask_of_ids(deck, ids))}
+    listed = list(conflicts)
+    met = {mask: ids for mask, ids in zip(card_masks(deck, listed), listed, strict=True)
+           if towers.has_superset_of(mask)}
     for tower, node in zip(tower_masks, nodes, strict=True):
         clash = next((ids for mask, ids in met.items() if mask & ~tower == 0), None)
         if clash is not None:
@@ -379,10 +381,11 @@ def _still_undecided(
     for ids, tried_at in undecided:
         key = frozenset(ids)
         longest[key] = max(longest.get(key, tried_at), tried_at)
-    held = MaskSet(len(deck.cards), (_mask_of_ids(deck, ids) for ids in conflicts))
-    return tuple((tuple(sorted(ids)), tried_at) for ids, tried_at in longest.items()
-                 if not held.has_subset_of(mask := _mask_of_ids(deck, ids))
-                 and not met_sets.has_superset_of(mask))
+    held = MaskSet(len(deck.cards), card_masks(deck, conflicts))
+    return tuple((tuple(sorted(ids)), tried_at)
+                 for (ids, tried_at), mask in zip(longest.items(), card_masks(deck, longest),
+                                                  strict=True)
+                 if not held.has_subset_of(mask) and not met_sets.has_superset_of(mask))
 
 
 def longest_limit(*limits: float | None) -> float | None:
@@ -395,10 +398,10 @@ def _card_ids(deck: Deck, mask: int) -> frozenset[str]:
     return frozenset(card.id for k, card in enumerate(deck.cards) if mask >> k & 1)
 
 
-def _mask_of_ids(deck: Deck, ids: Iterable[str]) -> int:
-    """The card mask of the cards named (bit k: `deck.cards[k]`)."""
-    chosen = set(ids)
-    return sum(1 << k for k, card in enumerate(deck.cards) if card.id in chosen)
+def card_masks(deck: Deck, sets: Iterable[Iterable[str]]) -> list[int]:
+    """Each set of card ids as a bit mask over the deck's cards."""
+    index = {card.id: k for k, card in enumerate(deck.cards)}
+    return [mask_of(index[i] for i in ids) for ids in sets]
 
 
 NEW_TOWERS_KEPT = 1000
