@@ -380,6 +380,32 @@ def test_an_undecided_set_does_not_hide_its_small_subsets() -> None:
     assert not cmap.open_up_to(2) and cmap.open_up_to(3)
 
 
+
+@pytest.mark.parametrize("trial", range(6))
+def test_open_up_to_matches_brute_force_with_sets_named_open(trial: int) -> None:
+    """Whether the map answers from a set it holds by name (undecided, set aside, pending) or
+    searches, a size is open exactly when some set that small is neither known solvable nor
+    holds a known conflict."""
+    rng = random.Random(300 + trial)
+    n = 8
+    cmap = CardMap(n, max_cards=6, seed=trial)
+    cmap.explain_up_to(trial % 3)
+    random_set = lambda: mask_of(rng.sample(range(n), rng.randint(1, 6)))  # noqa: E731
+    for _ in range(rng.randint(1, 4)):
+        cmap.add_solvable(random_set())
+    for _ in range(rng.randint(0, 3)):
+        cmap.add_mus(random_set())
+    named = [random_set() for _ in range(3)]
+    cmap.add_unknown(named[0])
+    cmap.defer(named[1])
+    cmap.claim(named[2])
+    for limit in range(1, 7):
+        truth = any(
+            cmap.explained_up_to < size and not cmap.known_solvable(mask_of(chosen))
+            and not cmap.known_unsolvable(mask_of(chosen))
+            for size in range(1, limit + 1) for chosen in combinations(range(n), size))
+        assert cmap.open_up_to(limit) == truth
+
 # ------------------------------------------------------------------ one worker's solver
 
 

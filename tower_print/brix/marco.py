@@ -415,8 +415,21 @@ class CardMap:
 
     def open_up_to(self, limit: int) -> bool:
         """Some set of 1 to `limit` cards is not explained by a known solvable set or a known
-        conflict (it is undecided, pending or not yet asked)."""
+        conflict (it is undecided, pending or not yet asked). A set the map holds open by name
+        (undecided, set aside, pending or on the sweep's list) answers at once: at the end of
+        pink's sixteenth round the search of the map for one of 6 cards took two minutes."""
+        if limit <= self.explained_up_to:
+            return False
+        named = chain(self.unknown, self._deferred, self._pending, self._retrying,
+                      self._swept[1] if self._swept is not None else ())
+        if any(self.explained_up_to < mask.bit_count() <= limit and self._open(mask)
+               for mask in named):
+            return True
         return z3check.check(self.solver, self._at_most(limit)) == z3.sat
+
+    def _open(self, mask: int) -> bool:
+        """Neither a known solvable set nor a known conflict explains `mask`."""
+        return not self.known_solvable(mask) and not self.known_unsolvable(mask)
 
     def _at_most(self, k: int) -> z3.BoolRef:
         """A literal that, assumed, asks for a set of 1 to `k` cards."""
