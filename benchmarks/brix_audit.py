@@ -55,8 +55,9 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=1800.0, help="seconds for the search")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per check")
-    parser.add_argument("--first-try", type=float, default=AuditSettings.first_try,
-                        help="seconds of each set's first check (0: none; brix audit --first-try)")
+    parser.add_argument("--first-try", type=float, action="append",
+                        help="seconds of each set's first check, again for longer tries (0: "
+                             "none; brix audit --first-try)")
     parser.add_argument("--samples", type=int, default=AuditSettings.samples)
     parser.add_argument("--cache", type=Path, default=None, help="resume from this folder")
     parser.add_argument("--known", type=Path, default=None,
@@ -71,7 +72,7 @@ def main() -> None:
         deck = open_deck(args.deck)
     settings = AuditSettings(timeout=args.timeout, samples=args.samples,
                              max_cards=largest_deal(deck), budget=args.budget,
-                             first_try=args.first_try or None)
+                             tries=tuple(args.first_try or AuditSettings.tries))
     phases: dict[str, float] = {}
     start = time.perf_counter()
 
@@ -94,8 +95,9 @@ def main() -> None:
             busy[record["kind"]] += record["seconds"]
     ids = [c.id for c in deck.cards]
     print(f"deck {deck.name}: {len(deck.cards)} cards, sets of up to {settings.max_cards}, "
-          f"{args.jobs} jobs, {args.timeout:g} s per check (first try "
-          f"{args.first_try or 0:g} s), {args.samples} pool towers")
+          f"{args.jobs} jobs, {args.timeout:g} s per check (tries "
+          f"{', '.join(f'{t:g}' for t in settings.tries) or 'none'} s), "
+          f"{args.samples} pool towers")
     print(f"  {'COMPLETE' if found.complete else 'INCOMPLETE'} after {seconds:.0f} s "
           f"(pool drawn in {phases.get('explore', seconds):.0f} s)")
     sizes = Counter(m.bit_count() for m in found.muses)

@@ -596,14 +596,14 @@ def test_the_command_defaults_are_the_audit_defaults() -> None:
     """The command line names its defaults without importing the audit (it loads Z3)."""
     from tower_print.cli import (
         AUDIT_FIRST_DEALS,
-        AUDIT_FIRST_TRY,
         AUDIT_SAMPLES,
         AUDIT_SMALL_TIMEOUT,
+        AUDIT_TRIES,
     )
 
     assert (AuditSettings.samples, audit.SMALL_TIMEOUT, AuditSettings.deal_seeds,
-            AuditSettings.first_try) == (
-        AUDIT_SAMPLES, AUDIT_SMALL_TIMEOUT, AUDIT_FIRST_DEALS, AUDIT_FIRST_TRY)
+            AuditSettings.tries) == (
+        AUDIT_SAMPLES, AUDIT_SMALL_TIMEOUT, AUDIT_FIRST_DEALS, AUDIT_TRIES)
 
 
 def test_a_small_set_left_undecided_at_the_shorter_limit_is_asked_again(tmp_path: Path) -> None:
@@ -633,16 +633,16 @@ def test_a_set_set_aside_after_its_first_try_stays_aside_when_the_log_is_read_ba
     log.append({"kind": "unknown", "seed": ids, "cards": ids, "checks": 1, "seconds": 10.0,
                 "trace": [], "timeout": 10.0, "note": f"{audit.SET_ASIDE} 10 s"})
     for first_try, replayed in ((10.0, 1), (20.0, 0)):
-        explorer = Explorer(deck, AuditSettings(timeout=60, first_try=first_try), tmp_path)
+        explorer = Explorer(deck, AuditSettings(timeout=60, tries=(first_try,)), tmp_path)
         explorer.replay()
         assert explorer.resumed == replayed
-    explorer = Explorer(deck, AuditSettings(timeout=60, first_try=10.0), tmp_path)
+    explorer = Explorer(deck, AuditSettings(timeout=60, tries=(10.0,)), tmp_path)
     explorer.replay()
     assert explorer.map.deferred() == [log.mask(ids)]
     assert explorer.result(0.0).undecided_tried_at == {log.mask(ids): 10.0}
     log.append({"kind": "unknown", "seed": ids, "cards": ids, "checks": 1, "seconds": 60.0,
                 "trace": [], "timeout": 60.0, "note": f"{audit.TIME_LIMIT} 60 s"})
-    explorer = Explorer(deck, AuditSettings(timeout=60, first_try=10.0), tmp_path)
+    explorer = Explorer(deck, AuditSettings(timeout=60, tries=(10.0,)), tmp_path)
     explorer.replay()
     assert explorer.map.deferred() == [] and list(explorer.map.unknown) == [log.mask(ids)]
     assert explorer.result(0.0).undecided_tried_at == {log.mask(ids): 60.0}
@@ -698,7 +698,7 @@ def test_sets_whose_first_try_ran_out_are_asked_again_and_the_audit_completes(
     full time once nothing else is left (or explained meanwhile), and the audit still ends
     complete with exactly the planted conflicts."""
     deck = load_deck(PLANTED)
-    explorer = Explorer(deck, dataclasses.replace(SETTINGS, first_try=1e-6), tmp_path)
+    explorer = Explorer(deck, dataclasses.replace(SETTINGS, tries=(1e-6,)), tmp_path)
     found = explorer.run(jobs=2)
     assert found.complete and not found.unknown and not found.undecided_tried_at
     assert _labels(deck, found.muses) == PLANTED_CONFLICTS
@@ -883,7 +883,7 @@ def test_a_seed_beside_two_sets_a_check_ran_out_on_is_passed_over(tmp_path: Path
     """`UNDECIDED_NEIGHBOURS`: a seed holding all but one card of two undecided sets of its size
     is passed over; beside one, or beside sets of another size, or with no first try, asked."""
     deck = load_deck(PLANTED)
-    explorer = Explorer(deck, dataclasses.replace(SETTINGS, first_try=10), tmp_path)
+    explorer = Explorer(deck, dataclasses.replace(SETTINGS, tries=(10,)), tmp_path)
     seed = mask_of([0, 1, 5])
     explorer.undecided = {mask_of([0, 1, 2]): 10.0, mask_of([0, 1, 2, 5]): 60.0}
     assert not explorer._beside_undecided(seed)
@@ -895,7 +895,7 @@ def test_a_seed_beside_two_sets_a_check_ran_out_on_is_passed_over(tmp_path: Path
     assert explorer._passed_over(seed) and explorer.passed == {seed}
     assert seed in list(explorer.map.deferred()) and not explorer.map.held_back(seed)
     assert not explorer._passed_over(mask_of([0, 1, 4])) and explorer.passed == {seed}
-    explorer = Explorer(deck, dataclasses.replace(SETTINGS, first_try=None), tmp_path)
+    explorer = Explorer(deck, dataclasses.replace(SETTINGS, tries=()), tmp_path)
     explorer.undecided = {mask_of([0, 1, 2]): 10.0, mask_of([0, 3, 5]): 10.0}
     assert not explorer._beside_undecided(seed)
 
@@ -905,17 +905,62 @@ def test_sets_passed_over_come_back_first_and_with_a_first_try(tmp_path: Path) -
     out on, though set aside after it, and with a first try (it had none); the other with
     its full time; one a tower has met since is dropped."""
     deck = load_deck(PLANTED)
-    explorer = Explorer(deck, dataclasses.replace(SETTINGS, first_try=10), tmp_path)
+    explorer = Explorer(deck, dataclasses.replace(SETTINGS, tries=(10,)), tmp_path)
     tried, passed, met = mask_of([0, 2, 4]), mask_of([1, 3, 5]), mask_of([2, 5, 6])
     explorer.map.defer(tried)
     explorer.map.defer(met)
-    explorer.undecided = {mask_of([1, 3, 4]): 10.0, mask_of([1, 2, 5]): 10.0}
+    explorer.undecided = {mask_of([1, 3, 4]): 10.0, mask_of([1, 2, 5]): 10.0, tried: 10.0}
     explorer.map.claim(passed)
     assert explorer._passed_over(passed)
     explorer.map.add_solvable(met | mask_of([7]))
-    assert explorer._next_set_aside(None) == (passed, True)
-    assert explorer._next_set_aside(None) == (tried, False)
+    assert explorer._next_set_aside(None) == (passed, 10)
+    assert explorer._next_set_aside(None) == (tried, None)
     assert explorer._next_set_aside(None) is None and not explorer.map.deferred()
+
+
+def test_with_two_tries_every_set_set_aside_gets_the_second_before_any_its_full_time(
+    tmp_path: Path,
+) -> None:
+    """`--first-try 10 --first-try 30`: the sets set aside come back by their next try, the
+    shortest first, whatever the order they were set aside in; a try as long as the full
+    limit is no try."""
+    deck = load_deck(PLANTED)
+    settings = dataclasses.replace(SETTINGS, timeout=60, small_timeout=60, tries=(30, 10, 60))
+    assert settings.tries_for(3) == (10, 30) and settings.next_try(3) == 10
+    assert (settings.next_try(3, 10), settings.next_try(3, 20), settings.next_try(3, 30)) == (
+        30, 30, None)
+    explorer = Explorer(deck, settings, tmp_path)
+    at_30, at_10, passed = mask_of([0, 2, 4]), mask_of([1, 2, 5]), mask_of([1, 3, 5])
+    for mask in (at_30, at_10):
+        explorer.map.defer(mask)
+    explorer.undecided = {at_30: 30.0, at_10: 10.0, mask_of([1, 3, 4]): 10.0,
+                          mask_of([1, 3, 6]): 10.0}
+    explorer.map.claim(passed)
+    assert explorer._passed_over(passed)
+    assert [explorer._next_set_aside(None) for _ in range(4)] == [
+        (passed, 10), (at_10, 30), (at_30, None), None]
+
+
+def test_sets_whose_second_try_ran_out_are_asked_a_third_time_and_the_audit_completes(
+    tmp_path: Path,
+) -> None:
+    """Two tries too short for the solver: each set set aside is asked at the first, then the
+    second, then its full time (unless explained meanwhile), and the audit ends complete."""
+    deck = load_deck(PLANTED)
+    explorer = Explorer(deck, dataclasses.replace(SETTINGS, tries=(1e-6, 2e-6)), tmp_path)
+    found = explorer.run(jobs=2)
+    assert found.complete and not found.unknown and not found.undecided_tried_at
+    assert _labels(deck, found.muses) == PLANTED_CONFLICTS
+    records = _log_records(explorer)
+    limits: dict[str, list[float | None]] = {}
+    for record in records:
+        if record["kind"] in (UNKNOWN, SOLVABLE, UNSOLVABLE):
+            limits.setdefault(" ".join(record["seed"]), []).append(record.get("timeout"))
+    ladders = [tried for tried in limits.values() if tried[0] == 1e-6]
+    assert ladders and any(tried[:2] == [1e-6, 2e-6] for tried in ladders)
+    # a set explained meanwhile is not asked again: its ladder stops short (None: decided)
+    assert all(tried in ([1e-6], [1e-6, None], [1e-6, 2e-6], [1e-6, 2e-6, None])
+               for tried in ladders), ladders
 
 
 def test_a_report_counts_the_seeds_passed_over_or_met_by_colourings(planted_audit) -> None:  # type: ignore[no-untyped-def]

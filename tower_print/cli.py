@@ -352,8 +352,8 @@ default): on the green deck it covers 73 % of easy deals, 22 % of medium, 3 % of
 a solver check (3000 towers: 56 %, 11 %, 1 %)."""
 AUDIT_SMALL_TIMEOUT = 240.0
 """Seconds per check of a set of up to 3 cards (tower_print.brix.audit.SMALL_TIMEOUT, why there)."""
-AUDIT_FIRST_TRY = 10.0
-"""Seconds of each set's first check (tower_print.brix.audit.FIRST_TRY, why there)."""
+AUDIT_TRIES = (10.0,)
+"""Seconds of each set's short checks (tower_print.brix.audit.FIRST_TRY, why there)."""
 AUDIT_FIRST_DEALS = 300
 """Sampled deals per level the audit decides first (`AuditSettings.deal_seeds`): a hard
 interval of about 7.5 points when all are decided, for a few minutes of a 30-minute audit."""
@@ -372,10 +372,13 @@ def brix_audit(
     small_timeout: Annotated[float, typer.Option(
         min=0.1, help="The same for the sets of up to 3 cards, all decided first (at least "
                       "--timeout).")] = AUDIT_SMALL_TIMEOUT,
-    first_try: Annotated[float, typer.Option(
-        min=0, help="Seconds of each set's first check: a set still open then is set aside "
-                    "and asked again with its full limit once nothing else is left (others' "
-                    "answers often settle it first); 0: no first try.")] = AUDIT_FIRST_TRY,
+    first_try: Annotated[list[float] | None, typer.Option(
+        min=0, metavar="SECONDS",
+        help="Seconds of each set's first check: a set still open then is set aside and asked "
+             "again with its full limit once nothing else is left (others' answers often "
+             "settle it first); 0: no first try. Given again, longer tries before the full "
+             "limit: --first-try 3 --first-try 15 asks every set set aside for 15 s before "
+             f"any for its full time. [default: {AUDIT_TRIES[0]:g}]")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the tower pool, the deals and Z3.")] = 0,
     max_cards: Annotated[int | None, typer.Option(
         min=0, help="Only sets of at most this many cards; 0: every set. Default: the most "
@@ -446,7 +449,7 @@ def brix_audit(
     settings = AuditSettings(seed=seed, timeout=timeout, samples=samples, max_cards=limit,
                              deals=deals, deal_seeds=min(deals, first_deals),
                              budget=budget, small_timeout=small_timeout,
-                             first_try=first_try or None)
+                             tries=tuple(AUDIT_TRIES if first_try is None else first_try))
     explorer = Explorer(chosen, settings, cache, taken_masks,
                         0 if taken is None else taken.complete_up_to,
                         () if taken is None else taken.towers,
@@ -477,7 +480,7 @@ def brix_audit(
     if conflicts_out is not None:
         command = (f"tower-print brix audit --deck {deck} --seed {seed} --timeout {timeout:g} "
                    f"--small-timeout {small_timeout:g} --samples {samples}"
-                   + ("" if first_try == AUDIT_FIRST_TRY else f" --first-try {first_try:g}")
+                   + "".join(f" --first-try {seconds:g}" for seconds in first_try or ())
                    + ("" if max_cards is None else f" --max-cards {max_cards}")
                    + ("" if budget is None else f" --budget {budget:g}")
                    + ("" if first_deals == AUDIT_FIRST_DEALS else f" --first-deals {first_deals}")

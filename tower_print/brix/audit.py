@@ -23,8 +23,10 @@ test: it is unsolvable exactly when it contains one of them. The search is MARCO
   known solvable set covers needs no solver); every tower met on the way grows the map too.
 
 Each set's first check gets `FIRST_TRY` seconds; a set still open then is set aside, its
-subsets held back and its supersets left to the end, and asked again with its full time limit
-once nothing else of its phase is left (sets met since are not asked again).
+subsets held back and its supersets left to the end, and asked again once nothing else of its
+phase is left (sets met since are not asked again): with a longer short try when the settings
+give more than one (`AuditSettings.tries`, all sets set aside at one try before any at the
+next), and then with its full time limit.
 
 By default only sets of at most as many cards as a deal can hold are explored (`max_cards`): a
 larger conflict can never be dealt. A check that runs out of its full time is "unknown": its
@@ -54,7 +56,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
-from itertools import chain, islice
+from itertools import islice
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
@@ -103,7 +105,8 @@ generated deck's X34 X35 X50 after 480 s undecided). Of the first tries measured
 audits from scratch, benchmarks/RESULTS.md, fifty-first session), 10 s found the most
 conflicts: pink 271 at 20 s, 383 at 10 s, 380 at 5 s; green 350 at 20 s, 386 at 10 s."""
 SET_ASIDE = "set aside after a first try of"
-"""How the note of an "unknown" first try starts (`FIRST_TRY`)."""
+"""How the note of an "unknown" short try starts (`AuditSettings.tries`: the words of the first
+try, before there were more, which logs keep)."""
 TIME_LIMIT = "no answer within"
 """How the note of an "unknown" that ran out of time starts (other unknowns are retried)."""
 BUDGET_SPENT = "the audit's time budget ran out"
@@ -137,18 +140,24 @@ class AuditSettings:
     budget: float | None = None  # seconds for the whole search, then stop (incomplete)
     small: int = SMALL_CONFLICTS  # sets of up to this many cards are decided first
     small_timeout: float = SMALL_TIMEOUT  # seconds per check of such a set
-    first_try: float | None = FIRST_TRY  # seconds of a set's first check (None: no first try)
+    tries: tuple[float, ...] = (FIRST_TRY,)  # seconds of a set's short checks (none: no tries)
 
     def timeout_for(self, cards: int) -> float:
         """Seconds per check of a set of `cards` cards."""
         return max(self.timeout, self.small_timeout) if cards <= self.small else self.timeout
 
-    def first_try_for(self, cards: int) -> float | None:
-        """Seconds of the first try of a set of `cards` cards, or None: no shorter than the
-        check itself."""
-        if self.first_try is None or self.first_try >= self.timeout_for(cards):
-            return None
-        return self.first_try
+    def tries_for(self, cards: int) -> tuple[float, ...]:
+        """Seconds of the short tries of a set of `cards` cards, shortest first: those shorter
+        than its full check."""
+        full = self.timeout_for(cards)
+        return tuple(sorted({seconds for seconds in self.tries if 0 < seconds < full}))
+
+    def next_try(self, cards: int, tried_at: float | None = None) -> float | None:
+        """Seconds of the next check of a set of `cards` cards that ran out at `tried_at`
+        seconds (None: never asked): the shortest try longer than that, or None: its full
+        time limit."""
+        return next((seconds for seconds in self.tries_for(cards)
+                     if tried_at is None or seconds > tried_at), None)
 
 
 def largest_deal(deck: Deck) -> int:
@@ -288,7 +297,7 @@ class Outcome:
     for a conflict only found, not yet shrunk (a deal's, `Explorer`), which is to be shrunk
     later as a seed of its own. `tried_at`: for a conflict left not minimal by checks that ran
     out of time (not by the budget), the longest time limit they had: only a longer one may
-    shrink it further."""
+    shrink it further; for a seed a short try ran out on (`SET_ASIDE`), that try's limit."""
 
     seed: int
     kind: str
@@ -314,7 +323,6 @@ class SeedDecider:
         self.deck = deck
         self.seed = settings.seed
         self.timeout_for = settings.timeout_for
-        self.first_try_for = settings.first_try_for
         # When the audit's budget ends (`time.monotonic()`, which is the same clock in every
         # process of the machine), or None: no check runs past it.
         self.stop_at: float | None = None
@@ -330,13 +338,15 @@ class SeedDecider:
         for mask in solvable:
             self.facts.solvable.add(mask)
 
-    def check(self, mask: int, outcome: Outcome, first_try: bool = False) -> tuple[str, int, str]:
+    def check(
+        self, mask: int, outcome: Outcome, short: float | None = None,
+    ) -> tuple[str, int, str]:
         """(status, cards met by the witness or cards in the unsat core, note); "unknown" with
         the note `BUDGET_SPENT` when the audit's budget ended first, or starting with
-        `SET_ASIDE` when `first_try` ran out (`FIRST_TRY`). The check goes into the
+        `SET_ASIDE` when a `short` try ran out (`AuditSettings.tries`). The check goes into the
         `outcome`'s trace, and the witness, if any, into its towers."""
         start = time.monotonic()
-        status, found, note, tower = self._check(mask, first_try)
+        status, found, note, tower = self._check(mask, short)
         seconds = time.monotonic() - start
         outcome.trace.append((mask.bit_count(), status, round(seconds, 3)))
         if tower is not None:
@@ -359,9 +369,11 @@ class SeedDecider:
         return all(item.label in self.index for item in items) and self.facts.solvable_known(
             mask_of(self.index[item.label] for item in items))
 
-    def _check(self, mask: int, first_try: bool = False) -> tuple[str, int, str, Tower | None]:
-        """With `first_try` (and a first try shorter than the set's limit), one check of
-        `FIRST_TRY` seconds, whose running out is noted `SET_ASIDE`. Otherwise asked on the
+    def _check(
+        self, mask: int, short: float | None = None,
+    ) -> tuple[str, int, str, Tower | None]:
+        """With `short`, one check of that many seconds, whose running out is noted
+        `SET_ASIDE`. Otherwise asked on the
         kept solver first; if that runs out of time, once more split into
         cases after a mirror-symmetric tower is looked for (`TowerSolver.check_by_cases` with
         the `HINT_CHALLENGE` hint), on a fresh solver, which then replaces it, if
@@ -370,11 +382,10 @@ class SeedDecider:
         thousand questions took 2-4 times as long for the same proof: G25 G31 G37 and G09 G32
         G48 were undecided at 60 s in the fourteenth session's audit, and a fresh solver
         proves them in 8-9 s (benchmarks/RESULTS.md)."""
-        limit = self.first_try_for(mask.bit_count()) if first_try else None
-        if limit is not None:
-            status, found, note, tower = self._check_on(mask, limit=limit)
+        if short is not None:
+            status, found, note, tower = self._check_on(mask, limit=short)
             if note.startswith(TIME_LIMIT):
-                note = f"{SET_ASIDE} {limit:g} s"
+                note = f"{SET_ASIDE} {short:g} s"
             return status, found, note, tower
         answer = self._check_on(mask)
         if answer[0] == UNKNOWN and answer[2] != BUDGET_SPENT:
@@ -415,17 +426,19 @@ class SeedDecider:
 
     def decide(
         self, seed: int, stop_at: float | None = None, shrink: bool = True,
-        first_try: bool = False,
+        short: float | None = None,
     ) -> Outcome:
         """Decide `seed` (grown when solvable, shrunk when not, or only found with `shrink`
-        False; with `first_try`, asked for `FIRST_TRY` seconds only), with no check running
-        past `stop_at`: a conflict whose shrinking the budget cuts short is kept, not
-        minimal."""
+        False; with `short`, asked for that many seconds only, noted in `tried_at` when they
+        run out), with no check running past `stop_at`: a conflict whose shrinking the budget
+        cuts short is kept, not minimal."""
         start = time.monotonic()
         self._catch_up(stop_at)
         outcome = Outcome(seed, UNKNOWN, seed, checks=1)
-        status, found, outcome.note = self.check(seed, outcome, first_try)
+        status, found, outcome.note = self.check(seed, outcome, short)
         outcome.kind = status
+        if outcome.note.startswith(SET_ASIDE):
+            outcome.tried_at = short
         if status != UNKNOWN:
             outcome.mask = found
         if status == UNSOLVABLE:
@@ -549,9 +562,9 @@ def _exit_with_parent() -> None:
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
-def _decide(seed: int, stop_at: float | None, shrink: bool, first_try: bool) -> Outcome:
+def _decide(seed: int, stop_at: float | None, shrink: bool, short: float | None) -> Outcome:
     assert _DECIDER is not None, "worker not started"
-    return _DECIDER.decide(seed, stop_at, shrink, first_try)
+    return _DECIDER.decide(seed, stop_at, shrink, short)
 
 
 def _minimise(core: int, stop_at: float | None) -> Outcome:
@@ -740,8 +753,8 @@ class Explorer:
         cards, note, limit = len(record["seed"]), record["note"], record["timeout"]
         if note.startswith(TIME_LIMIT):
             return limit >= self.settings.timeout_for(cards)
-        first_try = self.settings.first_try_for(cards)
-        return note.startswith(SET_ASIDE) and first_try is not None and limit >= first_try
+        tries = self.settings.tries_for(cards)
+        return note.startswith(SET_ASIDE) and bool(tries) and limit >= tries[0]
 
     def _outcome(self, record: dict[str, Any]) -> Outcome:
         return Outcome(
@@ -750,7 +763,8 @@ class Explorer:
             note=record.get("note", ""),
             towers=[tuple(PlacedBrick(**brick) for brick in tower)
                     for tower in record.get("towers", [])],
-            shrunk=record.get("shrunk", True), tried_at=record.get("tried_at"),
+            shrunk=record.get("shrunk", True),
+            tried_at=record.get("timeout" if record["kind"] == UNKNOWN else "tried_at"),
         )
 
     def _record(self, outcome: Outcome) -> dict[str, Any]:
@@ -808,11 +822,9 @@ class Explorer:
 
     def _limit_of(self, outcome: Outcome) -> float:
         """The time limit an undecided outcome's check had."""
-        cards = outcome.seed.bit_count()
-        first_try = self.settings.first_try_for(cards)
-        if outcome.note.startswith(SET_ASIDE) and first_try is not None:
-            return first_try
-        return self.settings.timeout_for(cards)
+        if outcome.note.startswith(SET_ASIDE) and outcome.tried_at is not None:
+            return outcome.tried_at
+        return self.settings.timeout_for(outcome.seed.bit_count())
 
     def run(self, jobs: int, progress: Progress | None = None) -> Exploration:
         start = time.monotonic()
@@ -946,7 +958,7 @@ class Explorer:
             if self.settings.small:
                 small = self.map.small_seed(self.settings.small)
                 if small is not None:
-                    return _decide, small, (True, True)
+                    return _decide, small, (True, self._first_try(small))
                 again = self._next_set_aside(self.settings.small)
                 if again is not None:
                     return _decide, again[0], (True, again[1])
@@ -954,7 +966,7 @@ class Explorer:
                 deal = next_deal()
                 if deal is not None:
                     self.map.claim(deal)
-                    return _decide, deal, (False, True)
+                    return _decide, deal, (False, self._first_try(deal))
                 if deals:
                     return None  # wait: a pending answer may explain the next deal
             turn[0] += 1
@@ -965,7 +977,7 @@ class Explorer:
                                             or self._passed_over(seed)):
                     seed = self.map.seed_by_size()
                 if seed is not None:
-                    return _decide, seed, (True, True)
+                    return _decide, seed, (True, self._first_try(seed))
             if core is not None:
                 self.map.claim(core)
                 return _minimise, core, ()
@@ -997,25 +1009,30 @@ class Explorer:
                      "solvable": len(self.map.solvable), "unknown": len(self.map.unknown),
                      "deals_left": len(deals), "seconds": time.monotonic() - start})
 
-    def _next_set_aside(self, largest: int | None) -> tuple[int, bool] | None:
-        """A set set aside (of at most `largest` cards) to ask now, claimed, and whether with
-        a first try: those passed over unasked first, with one (pink's thirteenth round passed
-        over nearly all of its 2,118 sets of 6 cards, which then came to their full time of a
-        minute and more each, where a try of 3 s decides one in six); then those a first try
-        ran out on, with their full time. Those explained meanwhile are dropped."""
-        deferred = self.map.deferred()
-        for mask in chain((m for m in deferred if m in self.passed),
-                          (m for m in deferred if m not in self.passed)):
-            if largest is not None and mask.bit_count() > largest:
-                continue
-            first_try = mask in self.passed
+    def _first_try(self, mask: int) -> float | None:
+        return self.settings.next_try(mask.bit_count())
+
+    def _next_set_aside(self, largest: int | None) -> tuple[int, float | None] | None:
+        """A set set aside (of at most `largest` cards) to ask now, claimed, with the seconds
+        of its next try (None: its full time): the shortest next try first, those passed over
+        unasked, with their first try, before those a try ran out on (pink's thirteenth round
+        passed over nearly all of its 2,118 sets of 6 cards, which then came to their full time
+        of a minute and more each, where a try of 3 s decides one in six). Those explained
+        meanwhile are dropped."""
+        def next_try(mask: int) -> float | None:
+            return self.settings.next_try(mask.bit_count(), self.undecided.get(mask))
+
+        ahead = [(mask, next_try(mask)) for mask in self.map.deferred()
+                 if largest is None or mask.bit_count() <= largest]
+        ahead.sort(key=lambda entry: math.inf if entry[1] is None else entry[1])
+        for mask, short in ahead:
             if self.map.known_solvable(mask) or self.map.known_unsolvable(mask):
                 self.passed.discard(mask)
                 self.map.reconsider(mask)
             elif not self.map.held_back(mask):
                 self.passed.discard(mask)
                 self.map.retry(mask)
-                return mask, first_try
+                return mask, short
         return None
 
     def _passed_over(self, seed: int) -> bool:
@@ -1032,7 +1049,7 @@ class Explorer:
         """Does `seed`, to be asked with a first try, hold all but one card of at least
         `UNDECIDED_NEIGHBOURS` sets of its size that checks ran out on?"""
         cards = seed.bit_count()
-        if self.settings.first_try_for(cards) is None:
+        if not self.settings.tries_for(cards):
             return False
         near = (mask for mask in self.undecided
                 if mask.bit_count() == cards and (mask & ~seed).bit_count() == 1)
@@ -1042,18 +1059,19 @@ class Explorer:
         """The file's undecided sets this audit would ask with no more time than before are
         set aside as undecided (those it knows the answer for or does not explore are not).
         Those only a first try ran out on, no shorter than this audit's, are set aside as
-        after its own first try, to be asked with their full time once nothing else is left,
-        as the audit that left them would have: of the 84 a green round left, the next round
-        (not told of them) asked 16 anew, 13 of them in vain (130 s), 3 solvable."""
+        after its own first try, to be asked again (with its next try, or its full time) once
+        nothing else is left, as the audit that left them would have: of the 84 a green round
+        left, the next round (not told of them) asked 16 anew, 13 of them in vain (130 s), 3
+        solvable."""
         for mask, tried_at in self.known_undecided.items():
             cards = mask.bit_count()
             if cards > self.largest or self.map.explained(mask):
                 continue
-            first_try = self.settings.first_try_for(cards)
+            tries = self.settings.tries_for(cards)
             if tried_at >= self.settings.timeout_for(cards):
                 self.map.add_unknown(mask)
                 self.undecided_taken += 1
-            elif first_try is not None and tried_at >= first_try:
+            elif tries and tried_at >= tries[0]:
                 self.map.defer(mask)
                 self.first_tries_taken += 1
 
