@@ -327,7 +327,8 @@ def gather_conflicts(
                              "of the audits is wrong")
     kept_masks = [deck.cards_met(tower) for tower in kept.towers]
     _check_towers_meet_none(deck, kept_masks, kept.tower_nodes, new | new_unminimised.keys())
-    sets = [*kept.sets, *(tuple(sorted(m)) for m in new - {frozenset(k) for k in kept.sets})]
+    added = new - {frozenset(k) for k in kept.sets}  # in sorted order: a set's varies by run
+    sets = [*kept.sets, *sorted(tuple(sorted(m)) for m in added)]
     both = {frozenset(ids): tried_at for ids, tried_at in kept.unminimised_limits()}
     for ids, tried_at in new_unminimised.items():
         both[ids] = longest_limit(both.get(ids), tried_at)
