@@ -1024,12 +1024,15 @@ def test_an_incomplete_report_counts_its_loose_ends_in_plain_english(planted_aud
     deck, found = planted_audit
     loose = dataclasses.replace(found, complete=False, conflicts_unminimised=[found.muses[0]],
                                 unknown=[found.solvable[0]],
-                                unminimised_tried_at={found.muses[0]: 60.0})
+                                unminimised_tried_at={found.muses[0]: 60.0},
+                                undecided_tried_at={found.solvable[0]: 6.0})
     text = audit_text(deck, loose, SETTINGS, deal_odds(deck, loose, SETTINGS), card_prices(deck))
     assert "INCOMPLETE (1 set undecided within the time limit; 1 conflict not minimised in time)" \
         in text
     ids = " ".join(deck.cards[k].id for k in members(found.muses[0]))
     assert f"\n  {ids}  (its checks ran out of time at 60 s)\n" in text
+    ids = " ".join(deck.cards[k].id for k in members(found.solvable[0]))
+    assert f"\n  {ids}  (its checks ran out of time at 6 s)\n" in text
 
 
 def test_brute_force_over_all_subsets_agrees(planted_audit) -> None:  # type: ignore[no-untyped-def]

@@ -234,8 +234,8 @@ def audit_text(
                      "(only a longer --timeout asks them again).")
     if found.first_tries_taken:
         lines.append(f"  And its {_count(found.first_tries_taken, 'set')} a first try ran out "
-                     "on, set aside as after this run's own: asked with the full --timeout "
-                     "once nothing else is left.")
+                     "on, set aside as after this run's own: asked with the next longer "
+                     "--first-try, or the full --timeout, once nothing else is left.")
     if found.passed:
         lines.append(f"  {_count(found.passed, 'set')} the exploration met were passed over "
                      f"unasked, each holding all but one card of {UNDECIDED_NEIGHBOURS} or more "
@@ -266,7 +266,8 @@ def audit_text(
             lines.append(f"{title}:")
             lines += ["  " + " ".join(ids[k] for k in members(m))
                       + (f"  (its checks ran out of time at {tried_at:g} s)"
-                         if (tried_at := found.unminimised_tried_at.get(m)) else "")
+                         if (tried_at := found.unminimised_tried_at.get(m)
+                             or found.undecided_tried_at.get(m)) else "")
                       for m in sets]
     lines.append("")
     lines.append(f"odds that a random deal is unsolvable ({settings.deals} deals per level, "
