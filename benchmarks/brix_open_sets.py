@@ -22,9 +22,8 @@ from pathlib import Path
 import numpy as np
 
 from tower_print.brix.audit import AuditSettings, _pool_chunk, pool_chunks
-from tower_print.brix.conflicts import ConflictFile, conflicts_folder, current_file
+from tower_print.brix.conflicts import ConflictFile, card_masks, conflicts_folder, current_file
 from tower_print.brix.decks import DECK_NAMES, Deck, shipped_deck
-from tower_print.brix.marco import mask_of
 from tower_print.brix.new_sets import SetsOfSize, open_sets_of_size
 
 
@@ -38,8 +37,7 @@ def pool_masks(deck: Deck, seed: int, samples: int, jobs: int) -> list[int]:
 
 def conflict_masks(deck: Deck, known: ConflictFile) -> set[int]:
     """The file's conflicts, minimised or not, as card masks."""
-    index = {card.id: k for k, card in enumerate(deck.cards)}
-    return {mask_of(index[i] for i in ids) for ids in (*known.sets, *known.unminimised)}
+    return set(card_masks(deck, (*known.sets, *known.unminimised)))
 
 
 def sets_marked(deck: Deck, known: ConflictFile, size: int, met: Iterable[int]
@@ -83,10 +81,9 @@ def main() -> None:
         deck = shipped_deck(name)
         path = args.conflicts or conflicts_folder() / f"{name}.yaml"
         known = current_file(path, deck)
-        index = {card.id: k for k, card in enumerate(deck.cards)}
         met = {deck.cards_met(tower) for tower in known.towers}
         met.update(pool_masks(deck, args.seed, args.samples, args.jobs))
-        undecided = [mask_of(index[i] for i in ids) for ids, _ in known.undecided]
+        undecided = card_masks(deck, [ids for ids, _ in known.undecided])
         for size in args.sizes or [known.complete_up_to + 1]:
             sets, held = sets_marked(deck, known, size, met)
             unmet = ~sets.met & ~held
