@@ -455,6 +455,22 @@ def test_an_undecided_check_is_asked_again_by_cases_on_a_fresh_solver_if_the_old
     assert decider.solver.questions == [("by cases",), ("T3", "T4")]
 
 
+def test_a_solver_is_renewed_after_its_life_of_checks(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+) -> None:
+    """`SOLVER_LIFE`: the checks one solver runs before a fresh one takes over."""
+    monkeypatch.setattr(audit, "TowerSolver", _TimesOutWhenAsked)
+    monkeypatch.setattr(_TimesOutWhenAsked, "made", [None])  # every solver answers "unsolvable"
+    monkeypatch.setattr(audit, "SOLVER_LIFE", 3)
+    deck = load_deck(PLANTED)
+    decider = audit.SeedDecider(deck, AuditSettings(seed=0), audit.AuditLog(tmp_path, deck))
+    for k in range(7):
+        assert decider.check(mask_of([k]), _blank())[0] == UNSOLVABLE
+    solvers = _TimesOutWhenAsked.made[1:]
+    assert [len(solver.questions) for solver in solvers] == [3, 3, 1]
+    assert decider.solver is solvers[-1]
+
+
 def test_the_solver_knows_what_the_audit_knows_solvable(tmp_path: Path) -> None:
     """The audit's solver asks its facts whether a set of cards is solvable (so that it asks
     no side question about one, `TowerSolver._side_question`); a hint or a case, no card of

@@ -125,6 +125,13 @@ UNDECIDED_NEIGHBOURS = 2
 pink's tenth round on the sets of 6 cards (first try 3 s), first tries ran out on 34 % of the
 sets with no such neighbour asked before, 69 % with one, 83 % with two and 88 % with more:
 those with two or more took half the round's time for 13 % of its decided sets."""
+SOLVER_LIFE = 25
+"""Checks one worker's solver answers before a fresh one takes over (`SeedDecider._check_on`):
+a solver keeps what it learnt, and slows down with it. Thirty of pink's open sets of 6 cards
+asked for 6 s each: a young solver decided 8, one first asked 120 other such sets decided 4;
+pink's eighteenth round (tries of 6 s, no check ever running to its full time, which would
+renew the solver) decided 26 % of its first 50 sets and 12 % of the rest. A fresh solver's
+first check costs about a second more (building the model)."""
 PARENT_POLL = 0.5
 """Seconds between a worker's looks at whether the audit's process still runs."""
 
@@ -328,6 +335,7 @@ class SeedDecider:
         self.stop_at: float | None = None
         self.solver = self._fresh_solver()
         self.asked = 0  # the cards this solver has been asked about (its switches)
+        self.answered = 0  # the checks it has run (`SOLVER_LIFE`)
         self.items = [c.item() for c in deck.cards]
         self.index = {item.label: k for k, item in enumerate(self.items)}
         # The retry's hint: a mirror-symmetric tower is half a tower to find, and sets near a
@@ -358,6 +366,9 @@ class SeedDecider:
                     outcome.found.append(met)
                     self.facts.solvable.add(met)
         return status, found, note
+
+    def _renew_solver(self) -> None:
+        self.solver, self.asked, self.answered = self._fresh_solver(), 0, 0
 
     def _fresh_solver(self) -> TowerSolver:
         return TowerSolver(self.deck.bricks, self.deck.all_used, seed=self.seed,
@@ -390,7 +401,7 @@ class SeedDecider:
         answer = self._check_on(mask)
         if answer[0] == UNKNOWN and answer[2] != BUDGET_SPENT:
             if self.asked & ~mask:
-                self.solver, self.asked = self._fresh_solver(), 0
+                self._renew_solver()
             answer = self._check_on(mask, by_cases=True)
         return answer
 
@@ -400,8 +411,12 @@ class SeedDecider:
     def _check_on(
         self, mask: int, by_cases: bool = False, limit: float | None = None,
     ) -> tuple[str, int, str, Tower | None]:
-        """One check, of `limit` seconds (None: the set's time limit)."""
+        """One check, of `limit` seconds (None: the set's time limit), on a fresh solver
+        once the kept one has run `SOLVER_LIFE` checks."""
+        if self.answered >= SOLVER_LIFE:
+            self._renew_solver()
         self.asked |= mask
+        self.answered += 1
         items = [self.items[k] for k in members(mask)]
         timeout = self.timeout_for(mask.bit_count()) if limit is None else limit
         deadline = time.monotonic() + timeout
