@@ -28,6 +28,7 @@ from tower_print.brix.audit_report import card_prices, deal_odds
 from tower_print.brix.conflicts import card_masks, conflicts_to_take
 from tower_print.brix.decks import load_deck
 from tower_print.brix.marco import members
+from tower_print.brix.solver import SOLVABLE, UNKNOWN, UNSOLVABLE
 from tower_print.brix.verify import open_deck
 
 
@@ -90,7 +91,7 @@ def main() -> None:
     busy: Counter[str] = Counter()
     for line in explorer.log.path.read_text().splitlines():
         record = json.loads(line)
-        if record["kind"] != "pool":
+        if record["kind"] in (SOLVABLE, UNSOLVABLE, UNKNOWN):  # not the pool, implications
             kinds[record["kind"]] += 1
             busy[record["kind"]] += record["seconds"]
     ids = [c.id for c in deck.cards]

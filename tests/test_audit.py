@@ -24,6 +24,7 @@ from tower_print.brix.checker import problems
 from tower_print.brix.conflicts import read_conflict_file
 from tower_print.brix.decks import Deck, load_deck, shipped_deck
 from tower_print.brix.difficulty import wilson
+from tower_print.brix.implications import Implications
 from tower_print.brix.marco import CardMap, MaskSet, mask_of, members
 from tower_print.brix.new_sets import open_sets_of_size
 from tower_print.brix.sampling import sample_towers
@@ -703,8 +704,9 @@ def test_audit_reports_exactly_the_planted_conflicts(planted_audit) -> None:  # 
 
 
 def _log_records(explorer: Explorer) -> list[dict]:  # type: ignore[type-arg]
-    """The audit log's records after its header line."""
-    return [json.loads(line) for line in explorer.log.path.read_text().splitlines()][1:]
+    """The audit log's records after its header line, but the implications it asked."""
+    records = [json.loads(line) for line in explorer.log.path.read_text().splitlines()][1:]
+    return [record for record in records if record["kind"] != "implication"]
 
 
 def test_sets_whose_first_try_ran_out_are_asked_again_and_the_audit_completes(
@@ -1036,6 +1038,72 @@ def test_a_seed_a_colouring_of_a_known_tower_meets_is_settled_unasked(tmp_path: 
     assert explorer.met_by_colourings == 1 and not explorer.map.known_solvable(impossible)
 
 
+def test_a_seed_whose_cards_imply_a_known_conflicts_is_settled_unasked(tmp_path: Path) -> None:
+    """T7 (no brick upright) implies T4 (no red brick upright), so T3 T7 is as unsolvable as the
+    conflict T3 T4: settled with no check, minimal once T3 and T7 are each known solvable,
+    else left to shrink; a seed implying no conflict is asked."""
+    deck = load_deck(PLANTED)
+    t1, t3, t4, t7 = (mask_of([k]) for k in (0, 2, 3, 6))
+    explorer = Explorer(deck, SETTINGS, tmp_path)
+    explorer.implications = Implications(len(deck.cards), [(6, 3)])
+    explorer.map.add_mus(t3 | t4)
+    for seed in (t1 | t3 | t7, t1 | t7):
+        explorer.map.claim(seed)
+    assert explorer._implied_conflict(t1 | t3 | t7) and explorer.conflicts_implied == 1
+    assert explorer.map.known_unsolvable(t3 | t7) and t3 | t7 in explorer.to_shrink
+    assert not explorer.map.pending(t1 | t3 | t7)
+    record = explorer.log.read_new()[-1]
+    assert (record["kind"], record["checks"], record["cards"], record["minimal"]) == (
+        "unsolvable", 0, ["T3", "T7"], False)
+    assert not explorer._implied_conflict(t1 | t7) and explorer.map.pending(t1 | t7)
+    second = Explorer(deck, SETTINGS, tmp_path / "second")
+    second.implications = explorer.implications
+    second.map.add_mus(t3 | t4)
+    second.map.add_solvable_many([t1 | t3, t7])
+    assert second._implied_conflict(t3 | t7) and not second.to_shrink
+    assert second.log.read_new()[-1]["minimal"] is True
+
+
+def test_the_audit_proves_the_implications_it_uses_and_logs_them(planted_audit) -> None:  # type: ignore[no-untyped-def]
+    """The planted audit finds T3 T7 through T7 implying T4, each implication it took proved
+    by the solver (no tower meets the one card and not the other)."""
+    deck, found = planted_audit
+    assert found.implications >= 1 and found.conflicts_implied >= 1
+    assert found.muses == sorted(found.muses, key=lambda m: (m.bit_count(), members(m)))
+    assert "imply every card of a known conflict" in audit_text(
+        deck, found, SETTINGS, deal_odds(deck, found, SETTINGS), card_prices(deck))
+
+
+def test_the_files_undecided_sets_a_conflict_implies_are_settled_at_the_start(
+    tmp_path: Path,
+) -> None:
+    """A set the file lists as undecided whose cards imply a listed conflict's is no longer
+    set aside: the audit settles it unasked and it leaves the undecided list. The implications
+    asked are logged, and a resumed audit reads them back instead of asking again."""
+    deck = load_deck(PLANTED)
+    t3, t4, t7 = (mask_of([k]) for k in (2, 3, 6))
+    explorer = Explorer(deck, SETTINGS, tmp_path, known=[t3 | t4],
+                        known_undecided={t3 | t7: 60.0})
+    found = explorer.run(jobs=2)
+    assert t3 | t7 in found.muses and t3 | t7 not in found.undecided_tried_at
+    assert found.undecided_taken == 0 and found.conflicts_implied >= 1
+    assert [r["checks"] for r in _log_records(explorer)
+            if r.get("seed") == ["T3", "T7"]] == [0]
+
+    def implications_logged() -> list[str]:
+        return [line for line in explorer.log.path.read_text().splitlines()
+                if '"kind": "implication"' in line]
+
+    asked = implications_logged()
+    assert asked
+    resumed = Explorer(deck, SETTINGS, tmp_path, known=[t3 | t4],
+                       known_undecided={t3 | t7: 60.0})
+    again = resumed.run(jobs=2)  # answers read back: none asked again
+    after = implications_logged()
+    assert after[:len(asked)] == asked and not set(asked) & set(after[len(asked):])
+    assert again.implications >= found.implications
+
+
 def test_an_incomplete_report_counts_its_loose_ends_in_plain_english(planted_audit) -> None:  # type: ignore[no-untyped-def]
     deck, found = planted_audit
     loose = dataclasses.replace(found, complete=False, conflicts_unminimised=[found.muses[0]],
@@ -1283,7 +1351,7 @@ def test_audit_takes_the_known_files_completeness_and_asks_no_small_set(tmp_path
     assert all(odds["unknown"] == 0 for odds in report["odds"].values() if odds)
     records = [json.loads(line) for log in (tmp_path / "cache").rglob("*.jsonl")
                for line in log.read_text().splitlines()]
-    asked = [r["seed"] for r in records if r["kind"] != "pool"]
+    asked = [r["seed"] for r in records if r["kind"] in (SOLVABLE, UNSOLVABLE, UNKNOWN)]
     assert asked and all(len(seed) > 3 for seed in asked)
 
 
@@ -1292,8 +1360,8 @@ def test_a_second_audit_starts_from_the_first_ones_towers_and_asks_nothing(
 ) -> None:
     """The first audit's conflicts and the towers its solver met, written as --conflicts-out
     writes them but for the completeness: a second audit with the same pool, in a fresh
-    cache, takes them; every set is then explained, so it asks no solver check and is
-    complete, every sampled deal decided."""
+    cache, takes them; every set is then explained, so it asks the solver about no set (only
+    which card implies which) and is complete, every sampled deal decided."""
     from typer.testing import CliRunner
 
     from tower_print.brix.conflicts import gather_conflicts, write_conflicts
@@ -1317,7 +1385,7 @@ def test_a_second_audit_starts_from_the_first_ones_towers_and_asks_nothing(
     assert all(odds["unknown"] == 0 for odds in report["odds"].values() if odds)
     records = [json.loads(line) for log in (tmp_path / "cache").rglob("*.jsonl")
                for line in log.read_text().splitlines()]
-    assert [r["kind"] for r in records] == ["pool"]
+    assert [r["kind"] for r in records if r["kind"] != "implication"] == ["pool"]
 
 
 def test_a_small_conflict_the_known_file_lacks_belies_its_completeness(tmp_path: Path) -> None:

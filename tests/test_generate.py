@@ -24,9 +24,9 @@ from tower_print.brix.generate import (
     deck_yaml,
     default_spec,
     generate_deck,
-    negations,
     text_environment,
 )
+from tower_print.brix.implications import negations
 from tower_print.brix.language import Condition, parse
 from tower_print.brix.sampling import sample_towers
 from tower_print.brix.solver import SOLVABLE, UNSOLVABLE

@@ -528,9 +528,11 @@ def _audit_progress() -> Iterator[Callable[[dict[str, Any]], None]]:
                 bar.update(pool, completed=state["towers"], total=state["of"])
                 return
             bar.update(pool, visible=False)
-            if state["phase"] == "sweep":
+            if state["phase"] in ("sweep", "implications"):
                 bar.update(search, visible=True, description=(
-                    f"listing the open sets of {state['cards']} cards"))
+                    f"listing the open sets of {state['cards']} cards"
+                    if state["phase"] == "sweep" else
+                    f"asking which card implies which ({state['pairs']} pairs)"))
                 return
             bar.update(search, visible=True, description=(
                 f"checks {state['checks']}, conflicts {state['muses']}, solvable sets "

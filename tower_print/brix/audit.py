@@ -20,7 +20,11 @@ test: it is unsolvable exactly when it contains one of them. The search is MARCO
 - a solvable seed comes back grown to every card its witness tower meets;
 - an unsolvable seed is shrunk to a MUS: Z3's unsat core, narrowed while re-solving it gives a
   smaller one, then one card at a time dropped while the rest stays unsolvable (a drop that a
-  known solvable set covers needs no solver); every tower met on the way grows the map too.
+  known solvable set covers needs no solver); every tower met on the way grows the map too;
+- some seeds need no check: one a colouring of a tower met before meets is solvable
+  (`recolour`), and one whose cards imply every card of a known conflict is unsolvable
+  (`implications`: which card implies which is asked of the solver at the start, for the pairs
+  no tower tells apart).
 
 Each set's first check gets `FIRST_TRY` seconds; a set still open then is set aside, its
 subsets held back and its supersets left to the end, and asked again once nothing else of its
@@ -68,6 +72,7 @@ from tower_print.brix.deals import LEVELS, draw_level
 from tower_print.brix.decks import Deck
 from tower_print.brix.difficulty import cache_folder
 from tower_print.brix.geometry import PlacedBrick
+from tower_print.brix.implications import Implications, implication_candidates, meets_one_not_other
 from tower_print.brix.marco import CardMap, MaskSet, mask_of, members
 from tower_print.brix.new_sets import MOST_SETS, open_sets_of_size
 from tower_print.brix.recolour import ColouringIndex, recoloured
@@ -132,6 +137,9 @@ asked for 6 s each: a young solver decided 8, one first asked 120 other such set
 pink's eighteenth round (tries of 6 s, no check ever running to its full time, which would
 renew the solver) decided 26 % of its first 50 sets and 12 % of the rest. A fresh solver's
 first check costs about a second more (building the model)."""
+IMPLICATION_SECONDS = 30.0
+"""Seconds per solver check of whether one card implies another (`implications`): each of
+pink's 29 implications took at most 3 s to prove."""
 PARENT_POLL = 0.5
 """Seconds between a worker's looks at whether the audit's process still runs."""
 
@@ -439,6 +447,18 @@ class SeedDecider:
                                        if self.items[k].label in labels), "", None
         return UNKNOWN, mask, BUDGET_SPENT if cut else f"{TIME_LIMIT} {timeout:g} s", None
 
+    def implies(self, one: int, other: int, stop_at: float | None = None) -> str:
+        """Whether card `one` implies card `other` (`implications.meets_one_not_other`:
+        UNSOLVABLE when it does), no check running past `stop_at`."""
+        seconds = IMPLICATION_SECONDS if stop_at is None else min(
+            IMPLICATION_SECONDS, stop_at - time.monotonic())
+        if seconds <= 0:
+            return UNKNOWN
+        status, checks = meets_one_not_other(self.solver, self.deck.cards[one].condition,
+                                             self.deck.cards[other].condition, seconds)
+        self.answered += checks  # they age the solver too (`SOLVER_LIFE`)
+        return status
+
     def decide(
         self, seed: int, stop_at: float | None = None, shrink: bool = True,
         short: float | None = None,
@@ -582,6 +602,11 @@ def _decide(seed: int, stop_at: float | None, shrink: bool, short: float | None)
     return _DECIDER.decide(seed, stop_at, shrink, short)
 
 
+def _implies(one: int, other: int, stop_at: float | None) -> str:
+    assert _DECIDER is not None, "worker not started"
+    return _DECIDER.implies(one, other, stop_at)
+
+
 def _minimise(core: int, stop_at: float | None) -> Outcome:
     assert _DECIDER is not None, "worker not started"
     return _DECIDER.minimise(core, stop_at)
@@ -655,6 +680,8 @@ class Exploration:
     first_tries_taken: int = 0  # of those taken as known, set aside as after a first try
     passed: int = 0  # seeds passed over unasked beside undecided sets (`UNDECIDED_NEIGHBOURS`)
     met_by_colourings: int = 0  # seeds settled unasked by a colouring of a tower met before
+    implications: int = 0  # pairs of cards proved to imply one another (`implications`)
+    conflicts_implied: int = 0  # seeds settled unasked: they imply a known conflict's cards
     swept: int = 0  # sets of `taken_up_to` + 1 cards open at the start, listed (`CardMap.sweep`)
     towers: list[Tower] = field(default_factory=list)
     """Checked towers met by the solver or taken as known, one for each of the maximal
@@ -712,6 +739,11 @@ class Explorer:
         self.towers_recoloured = 0  # colourings of them meeting its undecided sets (`run`)
         self.colourings = ColouringIndex(deck)  # every tower met so far, in every colouring
         self.met_by_colourings = 0  # seeds it settled unasked (`_met_by_colouring`)
+        # which card implies which: the solver's answer for each pair asked
+        # (`_prove_implications`; UNSOLVABLE: no tower meets the first without the second)
+        self.implication_answers: dict[tuple[int, int], str] = {}
+        self.implications = Implications(len(deck.cards))
+        self.conflicts_implied = 0  # seeds it settled unasked (`_implied_conflict`)
         self.swept = 0  # sets of the next size open at the start (`_sweep_next_size`)
         self.witnesses: dict[int, Tower] = {}  # a checked tower for each solvable set it meets
         for tower in known_towers:
@@ -750,6 +782,9 @@ class Explorer:
                 has_pool |= (record["seed"], record["samples"]) == (
                     self.settings.seed, self.settings.samples)
                 self.map.add_solvable_many(self.log.mask(ids) for ids in record["solvable"])
+            elif kind == "implication":
+                one, other = (self.log.mask([card]).bit_length() - 1 for card in record["cards"])
+                self.implication_answers[(one, other)] = record["answer"]
             elif kind == UNKNOWN and not self._unknown_stands(record):
                 continue
             elif kind in (SOLVABLE, UNSOLVABLE, UNKNOWN):
@@ -843,6 +878,8 @@ class Explorer:
 
     def run(self, jobs: int, progress: Progress | None = None) -> Exploration:
         start = time.monotonic()
+        budget = self.settings.budget
+        stop_at = None if budget is None else start + budget  # the workers stop there too
         self.log.check_writable()
         has_pool = self.replay()
         self._recolour_known_towers()
@@ -860,9 +897,10 @@ class Explorer:
                 for mask in (*self.known, *self.known_unminimised):
                     self.map.add_mus(mask)  # sound for the map even when not minimal
                 self.map.explain_up_to(self.known_up_to)
+                self._prove_implications(executor, say, stop_at)
                 self._set_aside_known_undecided()
                 self._sweep_next_size(say)
-                self._explore(executor, jobs, say, start)
+                self._explore(executor, jobs, say, start, stop_at)
             except BaseException:
                 _stop(executor)
                 raise
@@ -894,12 +932,60 @@ class Explorer:
         if found is None:
             return False
         met, tower = found
-        outcome = Outcome(seed, SOLVABLE, met, towers=[tower])
-        self._apply(outcome)
-        self.map.settle(seed)
-        self.log.append(self._record(outcome))
+        self._settle_unasked(Outcome(seed, SOLVABLE, met, towers=[tower]))
         self.met_by_colourings += 1
         return True
+
+    def _implied_conflict(self, seed: int) -> bool:
+        """Settle `seed` unasked, as unsolvable, when its cards imply every card of a known
+        conflict (`implications`): the conflict is the cards that do (`Implications.core`),
+        minimal when each of its parts of one card fewer is known solvable, else shrunk later
+        like a deal's conflict."""
+        conflict = self.map.muses.subset_of(self.implications.closure(seed))
+        if conflict is None:
+            return False
+        core = self.implications.core(seed, conflict)
+        minimal = all(self._solvable_known(core & ~(1 << k)) for k in members(core))
+        self._settle_unasked(Outcome(seed, UNSOLVABLE, core, minimal, shrunk=minimal))
+        self.conflicts_implied += 1
+        return True
+
+    def _solvable_known(self, mask: int) -> bool:
+        """A tower meets these cards, or they are few enough for the file `--known` to say
+        (`known_up_to`) and hold none of the conflicts known."""
+        return self.map.known_solvable(mask) or (
+            mask.bit_count() <= self.known_up_to and not self.map.known_unsolvable(mask))
+
+    def _settle_unasked(self, outcome: Outcome) -> None:
+        """Take an answer found without a check: applied, its seed released if claimed, and
+        logged as an outcome of no check."""
+        self._apply(outcome)
+        if self.map.pending(outcome.seed):
+            self.map.settle(outcome.seed)
+        self.log.append(self._record(outcome))
+
+    def _settled_unasked(self, seed: int) -> bool:
+        return self._met_by_colouring(seed) or self._implied_conflict(seed)
+
+    def _prove_implications(
+        self, executor: ProcessPoolExecutor, say: Progress, stop_at: float | None,
+    ) -> None:
+        """Ask the workers which card implies which, of the pairs no tower met so far tells
+        apart (`implication_candidates`) and the log does not answer, each answer logged; the
+        implications proved then settle sets unasked (`_implied_conflict`)."""
+        cards = len(self.deck.cards)
+        pairs = [pair for pair in implication_candidates(cards, self.map.solvable)
+                 if self.implication_answers.get(pair, UNKNOWN) == UNKNOWN]
+        if pairs:
+            say({"phase": "implications", "pairs": len(pairs)})
+        futures = [executor.submit(_implies, one, other, stop_at) for one, other in pairs]
+        for (one, other), future in zip(pairs, futures, strict=True):
+            answer = self.implication_answers[(one, other)] = future.result()
+            self.log.append({"kind": "implication", "answer": answer,
+                             "cards": [self.deck.cards[one].id, self.deck.cards[other].id]})
+        self.implications = Implications(cards, [
+            pair for pair, answer in sorted(self.implication_answers.items())
+            if answer == UNSOLVABLE])
 
     def _sweep_next_size(self, say: Progress) -> None:
         """List the open sets of one card more than the file `--known` is complete for, from
@@ -936,13 +1022,11 @@ class Explorer:
             yield from (deals[k] for deals in per_level if k < len(deals))
 
     def _explore(
-        self, executor: ProcessPoolExecutor, jobs: int, say: Progress, start: float
+        self, executor: ProcessPoolExecutor, jobs: int, say: Progress, start: float,
+        stop_at: float | None,
     ) -> None:
         deals = list(self._deal_seeds())
         running: dict[Future[Outcome], int] = {}
-        budget = self.settings.budget
-        stop_at = None if budget is None else start + budget  # the workers stop there too
-
         turn = [0]
 
         def next_deal() -> int | None:
@@ -988,7 +1072,7 @@ class Explorer:
             core = next_core()
             if core is None or turn[0] % 2 == 0:
                 seed = self.map.seed_by_size()
-                while seed is not None and (self._met_by_colouring(seed)
+                while seed is not None and (self._settled_unasked(seed)
                                             or self._passed_over(seed)):
                     seed = self.map.seed_by_size()
                 if seed is not None:
@@ -1006,7 +1090,7 @@ class Explorer:
                 if task is None:
                     break
                 work, seed, extra = task
-                if work is _decide and self._met_by_colouring(seed):
+                if work is _decide and self._settled_unasked(seed):
                     continue
                 running[executor.submit(work, seed, stop_at, *extra)] = seed
             if not running:
@@ -1072,7 +1156,8 @@ class Explorer:
 
     def _set_aside_known_undecided(self) -> None:
         """The file's undecided sets this audit would ask with no more time than before are
-        set aside as undecided (those it knows the answer for or does not explore are not).
+        set aside as undecided (those it knows the answer for, those whose cards imply a known
+        conflict's, `_implied_conflict`, and those it does not explore are not).
         Those only a first try ran out on, no shorter than this audit's, are set aside as
         after its own first try, to be asked again (with its next try, or its full time) once
         nothing else is left, as the audit that left them would have: of the 84 a green round
@@ -1080,7 +1165,7 @@ class Explorer:
         solvable."""
         for mask, tried_at in self.known_undecided.items():
             cards = mask.bit_count()
-            if cards > self.largest or self.map.explained(mask):
+            if cards > self.largest or self.map.explained(mask) or self._implied_conflict(mask):
                 continue
             tries = self.settings.tries_for(cards)
             if tried_at >= self.settings.timeout_for(cards):
@@ -1150,6 +1235,9 @@ class Explorer:
             undecided_taken=self.undecided_taken, first_tries_taken=self.first_tries_taken,
             passed=len([m for m in self.passed if not self.map.explained(m)]),
             met_by_colourings=self.met_by_colourings, swept=self.swept,
+            implications=sum(implied.bit_count() - 1
+                             for implied in self.implications.implied),
+            conflicts_implied=self.conflicts_implied,
             towers=[self.witnesses[m] for m in sorted(self.map.solvable, key=order)
                     if m in self.witnesses],
         )

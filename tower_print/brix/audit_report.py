@@ -165,6 +165,8 @@ def audit_json(
         "first_tries_taken": found.first_tries_taken,
         "passed_beside_undecided": found.passed,
         "met_by_colourings": found.met_by_colourings,
+        "implications": found.implications,
+        "conflicts_implied": found.conflicts_implied,
         "swept_open_sets": found.swept,
         "seconds": round(found.seconds, 1),
         "note": "unsolvable means: " + LATTICE_NOTE,
@@ -247,6 +249,11 @@ def audit_text(
         lines.append(f"  {_count(found.met_by_colourings, 'set')} the exploration met were "
                      "settled unasked: a colouring of a tower met before meets each (checked "
                      "as a witness).")
+    if found.conflicts_implied:
+        lines.append(f"  {_count(found.conflicts_implied, 'set')} the exploration met were "
+                     "settled unasked as unsolvable: their cards imply every card of a known "
+                     f"conflict ({_count(found.implications, 'implication')} between cards, "
+                     "each proved by the solver).")
     lines.append(f"  ({found.checks} solver checks this run, {found.resumed} facts read back "
                  f"from the cache, {found.seconds:.0f} s; unsolvable means: {LATTICE_NOTE})")
     lines.append("")

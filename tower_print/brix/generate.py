@@ -8,9 +8,9 @@ condition language (`language`), and kept only with proof:
 - not a tautology: a pool tower (legal and standing) violates it;
 - not equivalent to a card kept before: a tower meeting one and not the other. The pool tells
   almost every pair apart; for the rest the solver is asked for a tower meeting one card and the
-  negation of the other (`negations`: the negation of a condition is a disjunction of conditions
-  of the same language), both ways; "unsolvable" both ways proves them equivalent, and the
-  candidate is dropped, as it is when the solver cannot decide in time;
+  negation of the other (`implications.meets_one_not_other`), both ways; "unsolvable" both ways
+  proves them equivalent, and the candidate is dropped, as it is when the solver cannot decide
+  in time;
 - measured share of pool towers within the content's bounds (playable, worth a card).
 - each clause of a two-clause card matters: neither decides the card alone on the pool.
 
@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import random
 import re
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -36,7 +35,6 @@ import jinja2
 import yaml
 
 from tower_print.brix.bricks import BrickSet, default_bricks
-from tower_print.brix.checker import WitnessRejected
 from tower_print.brix.decks import Card, Deck
 from tower_print.brix.difficulty import TowerPool, pool
 from tower_print.brix.examples import (
@@ -45,6 +43,7 @@ from tower_print.brix.examples import (
     examples_yaml,
     find_examples,
 )
+from tower_print.brix.implications import meets_one_not_other
 from tower_print.brix.language import (
     ADJECTIVES,
     RELATIONS,
@@ -65,7 +64,7 @@ from tower_print.brix.language import (
     parse,
 )
 from tower_print.brix.pricing import points_by_rank
-from tower_print.brix.solver import SOLVABLE, UNKNOWN, UNSOLVABLE, Labeled, TowerSolver
+from tower_print.brix.solver import SOLVABLE, UNKNOWN, UNSOLVABLE, TowerSolver
 from tower_print.content import Node, UserError, content_root, load_yaml
 from tower_print.render.layout import environment
 from tower_print.render.output import check_out_file, write_together
@@ -260,44 +259,6 @@ class ConditionDrawer:
                       unit)
 
 
-# ------------------------------------------------------------------ negation
-
-
-def _flip(quant: Quant) -> list[Quant]:
-    """Quantifiers whose disjunction is the negation of `quant` over the same count."""
-    n = quant.n
-    return {
-        "no": [Quant("some")], "some": [Quant("no")],
-        "at least": [Quant("fewer than", n)], "fewer than": [Quant("at least", n)],
-        "at most": [Quant("more than", n)], "more than": [Quant("at most", n)],
-        "exactly": [Quant("fewer than", n), Quant("more than", n)],
-    }[quant.kind]
-
-
-def _negate_pred(pred: Pred) -> Pred:
-    return pred.pred if isinstance(pred, Not) else Not(pred)
-
-
-def negate_clause(clause: Clause) -> list[Clause]:
-    """Clauses of the language whose disjunction is the negation of `clause`."""
-    if isinstance(clause, Quantified):
-        if clause.quant.kind == "every":
-            return [Quantified(Quant("some"), clause.subject, _negate_pred(clause.pred))]
-        return [Quantified(q, clause.subject, clause.pred) for q in _flip(clause.quant)]
-    if isinstance(clause, Count):
-        return [Count(q, clause.subject) for q in _flip(clause.quant)]
-    if isinstance(clause, Compare):
-        return [Compare(clause.left, op, clause.right)
-                for op in ("more", "fewer", "as many") if op != clause.op]
-    return [Height(q, clause.unit) for q in _flip(clause.quant)]
-
-
-def negations(condition: Condition) -> list[Condition]:
-    """Conditions whose disjunction is the negation of `condition` (a conjunction of clauses:
-    it fails exactly when one of its clauses does)."""
-    return [Condition((neg,)) for clause in condition.clauses for neg in negate_clause(clause)]
-
-
 # ------------------------------------------------------------------ card text
 
 
@@ -396,19 +357,9 @@ class DistinctProver:
 
     def _meets_one_not_other(self, one: Condition, other: Condition) -> str:
         """SOLVABLE when a tower meets `one` and not `other`, UNSOLVABLE when none does."""
-        undecided = False
-        for k, negation in enumerate(negations(other)):
-            self.checks += 1
-            try:
-                status, _, _ = self.solver.check(
-                    [Labeled("one", "", one), Labeled(f"not-{k}", "", negation)],
-                    time.monotonic() + self.timeout)
-            except WitnessRejected:  # a solver bug, never trusted: undecided
-                status = UNKNOWN
-            if status == SOLVABLE:
-                return SOLVABLE
-            undecided |= status == UNKNOWN
-        return UNKNOWN if undecided else UNSOLVABLE
+        status, checks = meets_one_not_other(self.solver, one, other, self.timeout)
+        self.checks += checks
+        return status
 
     def distinct(self, a: Condition, b: Condition) -> str:
         """SOLVABLE: proved different; UNSOLVABLE: proved equivalent; UNKNOWN: undecided."""

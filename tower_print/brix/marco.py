@@ -116,9 +116,14 @@ class MaskSet:
 
     def has_subset_of(self, mask: int) -> bool:
         """Some set here lies inside `mask`."""
+        return self.subset_of(mask) is not None
+
+    def subset_of(self, mask: int) -> int | None:
+        """The first set here that lies inside `mask`, or None."""
         if self.fast:
-            return bool(np.any(self._array() & ~np.uint64(mask) == 0))
-        return any(s & ~mask == 0 for s in self._items)
+            inside = np.flatnonzero(self._array() & ~np.uint64(mask) == 0)
+            return self._items[int(inside[0])] if len(inside) else None
+        return next((s for s in self._items if s & ~mask == 0), None)
 
     def drop_subsets_of(self, mask: int) -> None:
         """Forget the sets inside `mask` (a larger one now covers them)."""
@@ -445,6 +450,10 @@ class CardMap:
         guard = z3.Bool(f"pending_{self._guards}", self.ctx)
         self._block_down(mask, guard)
         self._pending[mask] = guard
+
+    def pending(self, seed: int) -> bool:
+        """Is `seed` claimed, its answer still to come (`claim`, `settle`)?"""
+        return seed in self._pending
 
     def settle(self, seed: int) -> None:
         """The pending seed's answer is in (and was added): drop its temporary block, and, for a
