@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -17,6 +17,10 @@ if TYPE_CHECKING:
     from tower_print.brix.solver import Labeled
 
 RULES = ("all", "one of each colour")
+CARDS_MET_KEPT = 100_000
+"""Towers whose cards met a deck remembers (`Deck.cards_met`), then starts afresh: an audit
+taking pink's file evaluated its 33,000 towers three times (checking the file, seeding the
+map, writing the file back: 20-40 s each)."""
 
 
 @dataclass(frozen=True)
@@ -40,6 +44,12 @@ class Deck:
     rule: str  # "all": every brick of `bricks` used; else any subset with each colour present
     bricks: BrickSet
     cards: tuple[Card, ...]
+    _met: dict[tuple[PlacedBrick, ...], int] = field(
+        default_factory=dict, init=False, repr=False, compare=False)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (to an audit's workers, with every task) without the towers remembered."""
+        return {**self.__dict__, "_met": {}}
 
     @property
     def all_used(self) -> bool:
@@ -57,9 +67,17 @@ class Deck:
         }
 
     def cards_met(self, tower: tuple[PlacedBrick, ...]) -> int:
-        """The cards `tower` meets, bit k for `cards[k]`: the set of cards it proves solvable."""
-        judge = Evaluator(tower, self.bricks)
-        return sum(1 << k for k, card in enumerate(self.cards) if judge.condition(card.condition))
+        """The cards `tower` meets, bit k for `cards[k]`: the set of cards it proves solvable
+        (remembered: `CARDS_MET_KEPT`)."""
+        met = self._met.get(tower)
+        if met is None:
+            judge = Evaluator(tower, self.bricks)
+            met = sum(1 << k for k, card in enumerate(self.cards)
+                      if judge.condition(card.condition))
+            if len(self._met) >= CARDS_MET_KEPT:
+                self._met.clear()
+            self._met[tower] = met
+        return met
 
     def card(self, card_id: str) -> Card:
         for card in self.cards:
