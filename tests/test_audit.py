@@ -87,6 +87,8 @@ def test_mask_set_subset_tests_against_plain_integers(
     held = MaskSet(cards, masks)
     assert held.has_superset_of(probe) == any(probe & ~m == 0 for m in masks)
     assert held.has_subset_of(probe) == any(m & ~probe == 0 for m in masks)
+    assert held.subset_of(probe, proper=True) == next(
+        (m for m in masks if m & ~probe == 0 and m != probe), None)
     assert held.has_larger_superset_of(probe) == any(
         probe & ~m == 0 and m.bit_count() > probe.bit_count() for m in masks)
 

@@ -1182,8 +1182,8 @@ class Explorer:
             if self.map.known_solvable(mask):
                 raise KnownConflictDisputed(
                     mask, "is no conflict: this audit met a tower meeting every card of it")
-        for mask in self.known:
-            part = next((m for m in self.map.muses if m != mask and m & ~mask == 0), None)
+        for mask in self.known:  # (numpy: a Python loop took 6 s over pink's 6,400 conflicts)
+            part = self.map.muses.subset_of(mask, proper=True)
             if part is not None:
                 raise KnownConflictDisputed(
                     mask, f"is not minimal: this audit proved its part '{self._ids(part)}' "

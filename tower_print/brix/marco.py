@@ -118,12 +118,18 @@ class MaskSet:
         """Some set here lies inside `mask`."""
         return self.subset_of(mask) is not None
 
-    def subset_of(self, mask: int) -> int | None:
-        """The first set here that lies inside `mask`, or None."""
+    def subset_of(self, mask: int, proper: bool = False) -> int | None:
+        """The first set here that lies inside `mask` (with `proper`, other than `mask`
+        itself), or None."""
         if self.fast:
-            inside = np.flatnonzero(self._array() & ~np.uint64(mask) == 0)
-            return self._items[int(inside[0])] if len(inside) else None
-        return next((s for s in self._items if s & ~mask == 0), None)
+            held = self._array()
+            inside = held & ~np.uint64(mask) == 0
+            if proper:
+                inside &= held != np.uint64(mask)
+            found = np.flatnonzero(inside)
+            return self._items[int(found[0])] if len(found) else None
+        return next((s for s in self._items if s & ~mask == 0 and not (proper and s == mask)),
+                    None)
 
     def drop_subsets_of(self, mask: int) -> None:
         """Forget the sets inside `mask` (a larger one now covers them)."""
