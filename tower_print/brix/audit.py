@@ -964,7 +964,7 @@ class Explorer:
             self.map.settle(outcome.seed)
         self.log.append(self._record(outcome))
 
-    def _settled_unasked(self, seed: int) -> bool:
+    def _answered_without_check(self, seed: int) -> bool:
         return self._met_by_colouring(seed) or self._implied_conflict(seed)
 
     def _prove_implications(
@@ -1072,7 +1072,7 @@ class Explorer:
             core = next_core()
             if core is None or turn[0] % 2 == 0:
                 seed = self.map.seed_by_size()
-                while seed is not None and (self._settled_unasked(seed)
+                while seed is not None and (self._answered_without_check(seed)
                                             or self._passed_over(seed)):
                     seed = self.map.seed_by_size()
                 if seed is not None:
@@ -1090,7 +1090,7 @@ class Explorer:
                 if task is None:
                     break
                 work, seed, extra = task
-                if work is _decide and self._settled_unasked(seed):
+                if work is _decide and self._answered_without_check(seed):
                     continue
                 running[executor.submit(work, seed, stop_at, *extra)] = seed
             if not running:
@@ -1235,8 +1235,7 @@ class Explorer:
             undecided_taken=self.undecided_taken, first_tries_taken=self.first_tries_taken,
             passed=len([m for m in self.passed if not self.map.explained(m)]),
             met_by_colourings=self.met_by_colourings, swept=self.swept,
-            implications=sum(implied.bit_count() - 1
-                             for implied in self.implications.implied),
+            implications=self.implications.count(),
             conflicts_implied=self.conflicts_implied,
             towers=[self.witnesses[m] for m in sorted(self.map.solvable, key=order)
                     if m in self.witnesses],

@@ -114,6 +114,10 @@ class Implications:
                 if wider != implied:
                     self.implied[card], changed = wider, True
 
+    def count(self) -> int:
+        """How many (card, other card) implications are known, chains followed."""
+        return sum(implied.bit_count() - 1 for implied in self.implied)
+
     def closure(self, mask: int) -> int:
         """Every card the cards of `mask` imply (theirs among them)."""
         closed = mask
