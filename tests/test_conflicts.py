@@ -22,6 +22,7 @@ from tower_print.brix.conflicts import (
     read_conflict_file,
     record_proof,
     save_known_towers,
+    tower_verdicts,
     write_conflicts,
 )
 from tower_print.brix.decks import load_deck, shipped_deck
@@ -397,6 +398,19 @@ def test_an_audit_takes_no_tower_that_falls_or_meets_a_listed_conflict(tmp_path:
     with pytest.raises(ContentError, match=rf"towers\[0\]: this tower meets every card of "
                                            rf"the conflict '{' '.join(met)}'"):
         conflicts_to_take(path, PLANTED)
+
+
+def test_towers_are_checked_alike_in_several_processes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--jobs` splits the check of a file's towers over processes: the same verdicts, and the
+    cards each tower meets remembered as if judged here."""
+    monkeypatch.setattr(conflicts, "TOWERS_A_TASK", 2)
+    lifted = tuple(dataclasses.replace(b, z=b.z + 1) for b in TOWERS[0])
+    towers = [*TOWERS[:4], lifted]
+    alone = tower_verdicts(PLANTED, towers)
+    assert [wrong is None for wrong, _ in alone] == [True] * 4 + [False]
+    deck = dataclasses.replace(PLANTED)  # remembers no tower yet
+    assert tower_verdicts(deck, towers, jobs=2) == alone
+    assert deck._met == {tower: met for tower, (_, met) in zip(towers, alone, strict=True)}
 
 
 SMALL = 3

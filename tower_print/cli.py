@@ -441,7 +441,7 @@ def brix_audit(
 
         if not known.is_file():
             raise UserError(f"--known: {known}: no such conflicts file")
-        taken = conflicts_to_take(known, chosen)
+        taken = conflicts_to_take(known, chosen, jobs)
     taken_masks = [] if taken is None else card_masks(chosen, taken.sets)
     to_shrink = [] if taken is None else card_masks(chosen, taken.unminimised)
     tried_at = [] if taken is None else [limit for _, limit in taken.unminimised_limits()]

@@ -74,10 +74,15 @@ class Deck:
             judge = Evaluator(tower, self.bricks)
             met = sum(1 << k for k, card in enumerate(self.cards)
                       if judge.condition(card.condition))
-            if len(self._met) >= CARDS_MET_KEPT:
-                self._met.clear()
-            self._met[tower] = met
+            self.remember_met(tower, met)
         return met
+
+    def remember_met(self, tower: tuple[PlacedBrick, ...], met: int) -> None:
+        """Remember that `tower` meets the cards `met` (`cards_met`; another process judged
+        it)."""
+        if len(self._met) >= CARDS_MET_KEPT:
+            self._met.clear()
+        self._met[tower] = met
 
     def card(self, card_id: str) -> Card:
         for card in self.cards:
