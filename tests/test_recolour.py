@@ -6,12 +6,13 @@ from itertools import permutations
 
 import pytest
 
+from tower_print.brix import recolour
 from tower_print.brix.checker import problems
 from tower_print.brix.decks import Deck, shipped_deck
 from tower_print.brix.geometry import PlacedBrick
 from tower_print.brix.language import names_a_colour
 from tower_print.brix.marco import mask_of, members
-from tower_print.brix.recolour import colourings_meeting, recoloured
+from tower_print.brix.recolour import ColouringIndex, colourings_meeting, recoloured
 from tower_print.brix.sampling import sample_towers
 from tower_print.brix.shape_library import box_of
 
@@ -99,3 +100,20 @@ def test_a_shape_settles_the_same_sets_whatever_its_colours_and_order(
     other = min(_every_colouring(tower), key=lambda t: [b.name for b in t])[::-1]
     assert deck.cards_met(other) != deck.cards_met(tower)
     assert _settled(deck, [other], sets) == _settled(deck, [tower], sets)
+
+
+def test_the_index_is_the_same_built_in_several_processes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An audit builds its file's index in `--jobs` processes (`ColouringIndex.add_all`):
+    the same rows, in the same order, rebuilt as the same towers."""
+    monkeypatch.setattr(recolour, "SHAPES_A_TASK", 2)
+    deck = shipped_deck("green")
+    towers = sample_towers(deck.bricks, True, 5, seed=7)
+    here, spread = ColouringIndex(deck), ColouringIndex(deck)
+    for tower in towers:
+        here.add(tower)
+    spread.add_all([*towers, towers[0]], jobs=2)  # a shape added again is passed over
+    assert len(here.shapes) == len(towers) and spread.masks() == here.masks()
+    assert [spread.tower(row) for row in range(len(here.masks()))] == [
+        here.tower(row) for row in range(len(here.masks()))]

@@ -882,7 +882,7 @@ class Explorer:
         stop_at = None if budget is None else start + budget  # the workers stop there too
         self.log.check_writable()
         has_pool = self.replay()
-        self._recolour_known_towers()
+        self._recolour_known_towers(jobs)
         say = progress or (lambda _: None)
         context = get_context("spawn")  # no fork of a process holding Z3 contexts and threads
         with ProcessPoolExecutor(
@@ -906,20 +906,20 @@ class Explorer:
                 raise
         return self.result(time.monotonic() - start)
 
-    def _recolour_known_towers(self) -> None:
-        """The file's towers in every colouring (`ColouringIndex`, which then serves every
-        seed: `_met_by_colouring`), tried on its undecided sets that no tower meets yet: each
-        was found in the colours one set asked for, and in others meets sets Z3 took a minute
-        not to decide (green's file: 46 of 195 settled, 90 s; pink's after its tenth round: 675
-        of 2,788, 64 s), which the exploration then takes as solvable."""
-        for tower in self.known_towers:
-            self.colourings.add(tower)
-        met: list[int] = list(self.witnesses)
+    def _recolour_known_towers(self, jobs: int = 1) -> None:
+        """The file's towers in every colouring (`ColouringIndex`, built in `jobs` processes,
+        which then serves every seed: `_met_by_colouring`), tried on its undecided sets that no
+        tower meets yet: each was found in the colours one set asked for, and in others meets
+        sets Z3 took a minute not to decide (green's file: 46 of 195 settled, 90 s; pink's
+        after its tenth round: 675 of 2,788, 64 s), which the exploration then takes as
+        solvable."""
+        self.colourings.add_all(self.known_towers, jobs)
+        met = MaskSet(len(self.deck.cards), self.witnesses)
         for mask in sorted(self.known_undecided):
-            if not any(mask & ~solvable == 0 for solvable in met):
+            if not met.has_superset_of(mask):
                 found = self.colourings.meeting(mask)
                 if found is not None:
-                    met.append(found[0])
+                    met.add(found[0])
                     self.witnesses.setdefault(*found)
                     self.towers_recoloured += 1
 

@@ -53,15 +53,14 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
-from multiprocessing import get_context
 from pathlib import Path
 from typing import TypeVar, cast
 
 from tower_print.brix.checker import problems
 from tower_print.brix.decks import Deck
 from tower_print.brix.difficulty import TowerPool, cache_folder
+from tower_print.brix.in_processes import map_in_parts
 from tower_print.brix.language import Condition
 from tower_print.brix.marco import MaskSet, mask_of
 from tower_print.brix.new_sets import most_new_sets_first
@@ -569,16 +568,9 @@ def tower_verdicts(
 ) -> list[tuple[str | None, int]]:
     """Each tower's first problem (None: it stands and keeps the deck's rule) and the cards
     it meets (`Deck.cards_met`, which remembers them here as well), over `jobs` processes."""
-    chunks = [towers[k:k + TOWERS_A_TASK] for k in range(0, len(towers), TOWERS_A_TASK)]
-    if jobs <= 1 or len(chunks) <= 1:
-        verdicts = _tower_verdicts(deck, towers)
-    else:
-        # spawned, as the audit's workers are: nothing of this process's state is copied
-        with ProcessPoolExecutor(min(jobs, len(chunks)), mp_context=get_context("spawn")) as pool:
-            verdicts = [v for part in pool.map(_tower_verdicts, [deck] * len(chunks), chunks)
-                        for v in part]
-        for tower, (_, met) in zip(towers, verdicts, strict=True):
-            deck.remember_met(tower, met)
+    verdicts = map_in_parts(_tower_verdicts, deck, towers, jobs, TOWERS_A_TASK)
+    for tower, (_, met) in zip(towers, verdicts, strict=True):
+        deck.remember_met(tower, met)
     return verdicts
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 
@@ -23,6 +24,7 @@ from tower_print.brix.bricks import BrickSet
 from tower_print.brix.checker import problems
 from tower_print.brix.decks import Deck
 from tower_print.brix.evaluate import Evaluator
+from tower_print.brix.in_processes import map_in_parts
 from tower_print.brix.language import Condition, names_a_colour
 from tower_print.brix.shape_library import box_of
 from tower_print.brix.shapes import (
@@ -124,9 +126,6 @@ class ColouringIndex:
         self.deck = deck
         self.memo = ColourMemo(deck.bricks)
         self.words = (len(deck.cards) + 63) // 64  # a set of cards: bit k of word k // 64
-        self.plain = [k for k, card in enumerate(deck.cards)
-                      if not names_a_colour(card.condition)]
-        self.coloured = [k for k, card in enumerate(deck.cards) if names_a_colour(card.condition)]
         self.tried: set[tuple[Box, ...]] = set()
         self.shapes: list[tuple[list[Box], list[tuple[int, ...]]]] = []  # slots, colour mixes
         self.met = np.zeros((0, self.words), dtype=np.uint64)  # the sets kept, one per row
@@ -136,29 +135,22 @@ class ColouringIndex:
 
     def add(self, tower: Tower) -> None:
         """Index every colouring of the tower's shape, unless one of that shape was added."""
-        shape = tuple(sorted(box_of(brick) for brick in tower))
-        if shape in self.tried:
-            return
-        self.tried.add(shape)
-        colourings = Colourings(self.deck, tower, self.memo)
-        count = sum(len(arrangements(mix)) for mix in colourings.mixes)
-        if not count:
-            return
-        met = np.zeros((count, self.words), dtype=np.uint64)
-        judge = Evaluator(tower, self.deck.bricks)
-        for k in self.plain:  # colour-free: met in every colouring or none
-            if judge.condition(self.deck.cards[k].condition):
-                met[:, k // 64] |= np.uint64(1 << k % 64)
-        for k in self.coloured:
-            condition = self.deck.cards[k].condition
-            verdict = np.concatenate([colourings.verdict(j, condition)
-                                      for j in range(len(colourings.mixes))])
-            met[:, k // 64] |= verdict.astype(np.uint64) << np.uint64(k % 64)
-        rows, first = np.unique(met, axis=0, return_index=True)
-        largest = _largest(rows)
-        self.waiting.append((rows[largest], np.full(len(largest), len(self.shapes)),
-                             first[largest]))
-        self.shapes.append((list(colourings.shape.boxes), colourings.mixes))
+        self.add_all([tower])
+
+    def add_all(self, towers: Iterable[Tower], jobs: int = 1) -> None:
+        """`add` each tower, the colourings of the new shapes judged in `jobs` processes."""
+        new = []
+        for tower in towers:
+            shape = tuple(sorted(box_of(brick) for brick in tower))
+            if shape not in self.tried:
+                self.tried.add(shape)
+                new.append(tower)
+        work = _kept_colourings if jobs > 1 else partial(_kept_colourings, memo=self.memo)
+        for kept in map_in_parts(work, self.deck, new, jobs, SHAPES_A_TASK):
+            if kept is not None:
+                rows, first, boxes, mixes = kept
+                self.waiting.append((rows, np.full(len(rows), len(self.shapes)), first))
+                self.shapes.append((boxes, mixes))
 
     def meeting(self, mask: int) -> tuple[int, Tower] | None:
         """(cards met, tower): a colouring meeting every card of `mask`, checked; or None."""
@@ -197,6 +189,48 @@ class ColouringIndex:
         raise IndexError(row)
 
 
+SHAPES_A_TASK = 200
+"""Shapes one process judges at a time (`ColouringIndex.add_all`): pink's file after its
+twenty-second round, 34,501 towers of 3,434 shapes, took 55 s in one process."""
+
+Kept = tuple[np.ndarray, np.ndarray, list[Box], list[tuple[int, ...]]]
+
+
+def _kept_colourings(
+    deck: Deck, towers: Sequence[Tower], memo: ColourMemo | None = None,
+) -> list[Kept | None]:
+    """For each tower, the sets of cards its colourings meet (rows of words) that lie inside
+    no other, the colouring first meeting each (counted over the mixes), its boxes and colour
+    mixes; None when the rule allows no colouring of it. `memo`: one shared with earlier
+    towers (judged in this process), else a fresh one."""
+    memo = memo or ColourMemo(deck.bricks)
+    words = (len(deck.cards) + 63) // 64
+    plain = [k for k, card in enumerate(deck.cards) if not names_a_colour(card.condition)]
+    coloured = [k for k, card in enumerate(deck.cards) if names_a_colour(card.condition)]
+    kept: list[Kept | None] = []
+    for tower in towers:
+        colourings = Colourings(deck, tower, memo)
+        count = sum(len(arrangements(mix)) for mix in colourings.mixes)
+        if not count:
+            kept.append(None)
+            continue
+        met = np.zeros((count, words), dtype=np.uint64)
+        judge = Evaluator(tower, deck.bricks)
+        for k in plain:  # colour-free: met in every colouring or none
+            if judge.condition(deck.cards[k].condition):
+                met[:, k // 64] |= np.uint64(1 << k % 64)
+        for k in coloured:
+            condition = deck.cards[k].condition
+            verdict = np.concatenate([colourings.verdict(j, condition)
+                                      for j in range(len(colourings.mixes))])
+            met[:, k // 64] |= verdict.astype(np.uint64) << np.uint64(k % 64)
+        rows, first = np.unique(met, axis=0, return_index=True)
+        largest = _largest(rows)
+        kept.append((rows[largest], first[largest], list(colourings.shape.boxes),
+                     colourings.mixes))
+    return kept
+
+
 def _largest(rows: np.ndarray) -> np.ndarray:
     """The numbers of the `rows` (sets of cards, as words) inside no other row."""
     order = np.argsort([-sum(int(word).bit_count() for word in row) for row in rows],
@@ -219,8 +253,7 @@ def colourings_meeting(deck: Deck, towers: Iterable[Tower], sets: Iterable[int]
     in other colours it meets other sets. Green's 15,372 towers settled 46 of the 195 sets its
     file listed as undecided (Z3 left each at 10 or 60 s) in 90 s."""
     index = ColouringIndex(deck)
-    for tower in towers:
-        index.add(tower)
+    index.add_all(towers)
     found: list[tuple[int, Tower]] = []
     for mask in sorted(set(sets)):
         if not any(mask & ~met == 0 for met, _ in found):
