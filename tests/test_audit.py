@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import random
 import time
 from collections.abc import Callable
@@ -446,6 +447,7 @@ def test_an_undecided_check_is_asked_again_by_cases_on_a_fresh_solver_if_the_old
     which takes over, unless the old one had only ever been asked about these very cards."""
     monkeypatch.setattr(audit, "TowerSolver", _TimesOutWhenAsked)
     monkeypatch.setattr(_TimesOutWhenAsked, "made", [])
+    monkeypatch.setattr(audit, "SOLVER_SEARCH", math.inf)  # else its minute alone renews it
     deck = load_deck(PLANTED)
     decider = audit.SeedDecider(deck, AuditSettings(seed=0), audit.AuditLog(tmp_path, deck))
     first = decider.solver
@@ -473,6 +475,21 @@ def test_a_solver_is_renewed_after_its_life_of_checks(
     assert [len(solver.questions) for solver in solvers] == [3, 3, 1]
     assert decider.solver is solvers[-1]
 
+
+def test_a_solver_is_renewed_after_its_seconds_of_search(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+) -> None:
+    """`SOLVER_SEARCH`: a solver that has searched that long in all gives way to a fresh one,
+    a try that ran out counting its whole limit."""
+    made: list[_NeverAnswers] = []
+    monkeypatch.setattr(audit, "TowerSolver",
+                        lambda *_, **__: made.append(_NeverAnswers()) or made[-1])
+    monkeypatch.setattr(audit, "SOLVER_SEARCH", 15.0)
+    deck = load_deck(PLANTED)
+    decider = audit.SeedDecider(deck, AuditSettings(seed=0), audit.AuditLog(tmp_path, deck))
+    for k in range(7):
+        assert decider.check(mask_of([k]), _blank(), short=6.0)[2].startswith(audit.SET_ASIDE)
+    assert [len(solver.deadlines) for solver in made] == [3, 3, 1]
 
 def test_the_solver_knows_what_the_audit_knows_solvable(tmp_path: Path) -> None:
     """The audit's solver asks its facts whether a set of cards is solvable (so that it asks

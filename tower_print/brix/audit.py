@@ -137,6 +137,14 @@ asked for 6 s each: a young solver decided 8, one first asked 120 other such set
 pink's eighteenth round (tries of 6 s, no check ever running to its full time, which would
 renew the solver) decided 26 % of its first 50 sets and 12 % of the rest. A fresh solver's
 first check costs about a second more (building the model)."""
+SOLVER_SEARCH = 15.0
+"""Seconds of search after which a worker's solver is replaced as well, however few its checks
+(`SOLVER_LIFE`; a check that ran out counts its whole limit): what slows a solver down is
+mostly what it learnt in long fruitless searches. Pink's twenty-third round asked tries of 15 s
+on solvers renewed every 25 checks and decided 20 of its first 147 sets; its first 26 asked
+again in that order, side by side beside the round (two processes, 30 s each on half a core):
+a fresh solver for each decided 10 (in 4-27 s), one renewed every 25 checks 8 (in 7-30 s);
+the 7 both decided took the fresh solvers 48 s, the kept one 126 s."""
 IMPLICATION_SECONDS = 30.0
 """Seconds per solver check of whether one card implies another (`implications`): each of
 pink's 29 implications took at most 3 s to prove."""
@@ -344,6 +352,7 @@ class SeedDecider:
         self.solver = self._fresh_solver()
         self.asked = 0  # the cards this solver has been asked about (its switches)
         self.answered = 0  # the checks it has run (`SOLVER_LIFE`)
+        self.searched = 0.0  # the seconds they took (`SOLVER_SEARCH`)
         self.items = [c.item() for c in deck.cards]
         self.index = {item.label: k for k, item in enumerate(self.items)}
         # The retry's hint: a mirror-symmetric tower is half a tower to find, and sets near a
@@ -376,7 +385,7 @@ class SeedDecider:
         return status, found, note
 
     def _renew_solver(self) -> None:
-        self.solver, self.asked, self.answered = self._fresh_solver(), 0, 0
+        self.solver, self.asked, self.answered, self.searched = self._fresh_solver(), 0, 0, 0.0
 
     def _fresh_solver(self) -> TowerSolver:
         return TowerSolver(self.deck.bricks, self.deck.all_used, seed=self.seed,
@@ -420,14 +429,16 @@ class SeedDecider:
         self, mask: int, by_cases: bool = False, limit: float | None = None,
     ) -> tuple[str, int, str, Tower | None]:
         """One check, of `limit` seconds (None: the set's time limit), on a fresh solver
-        once the kept one has run `SOLVER_LIFE` checks."""
-        if self.answered >= SOLVER_LIFE:
+        once the kept one has run `SOLVER_LIFE` checks or searched `SOLVER_SEARCH` seconds
+        (but for the retry `by_cases`, which `_check` renews as it needs)."""
+        if self.answered >= SOLVER_LIFE or (self.searched >= SOLVER_SEARCH and not by_cases):
             self._renew_solver()
         self.asked |= mask
         self.answered += 1
         items = [self.items[k] for k in members(mask)]
         timeout = self.timeout_for(mask.bit_count()) if limit is None else limit
-        deadline = time.monotonic() + timeout
+        start = time.monotonic()
+        deadline = start + timeout
         cut = self.stop_at is not None and self.stop_at < deadline
         if cut:
             deadline = self.stop_at
@@ -439,6 +450,7 @@ class SeedDecider:
                                    else self.solver.check(items, deadline, any_tower=True))
         except WitnessRejected as error:  # a solver bug: never trusted, reported as undecided
             return UNKNOWN, mask, str(error), None
+        self.searched += deadline - start if status == UNKNOWN else time.monotonic() - start
         if status == SOLVABLE and tower is not None:
             return SOLVABLE, self.deck.cards_met(tower), "", tower
         if status == UNSOLVABLE:
@@ -454,9 +466,11 @@ class SeedDecider:
             IMPLICATION_SECONDS, stop_at - time.monotonic())
         if seconds <= 0:
             return UNKNOWN
+        start = time.monotonic()
         status, checks = meets_one_not_other(self.solver, self.deck.cards[one].condition,
                                              self.deck.cards[other].condition, seconds)
-        self.answered += checks  # they age the solver too (`SOLVER_LIFE`)
+        self.answered += checks  # they age the solver too (`SOLVER_LIFE`, `SOLVER_SEARCH`)
+        self.searched += time.monotonic() - start
         return status
 
     def decide(
