@@ -190,8 +190,9 @@ class ColouringIndex:
 
 
 SHAPES_A_TASK = 200
-"""Shapes one process judges at a time (`ColouringIndex.add_all`): pink's file after its
-twenty-second round, 34,501 towers of 3,434 shapes, took 55 s in one process."""
+"""Shapes one process judges at a time (`ColouringIndex.add_all`). Pink's file after its
+twenty-second round, 34,501 towers of 3,434 shapes: 101 s in one process beside a running
+round's two workers; its first 4,000 towers (1,746 shapes) 55 s in one, 42 s in two."""
 
 Kept = tuple[np.ndarray, np.ndarray, list[Box], list[tuple[int, ...]]]
 
