@@ -61,7 +61,7 @@ def open_sets(deck: Deck, known: ConflictFile, seed: int, samples: int, jobs: in
     met = {deck.cards_met(tower) for tower in known.towers}
     met.update(pool_masks(deck, seed, samples, jobs))
     return open_sets_of_size(len(deck.cards), known.complete_up_to + 1, met,
-                             conflict_masks(deck, known))
+                             conflict_masks(deck, known), jobs)
 
 
 def main() -> None:

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import itertools
 import math
+import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tower_print.brix import new_sets
 from tower_print.brix.marco import mask_of, members
 from tower_print.brix.new_sets import SetsOfSize, most_new_sets_first, open_sets_of_size
 
@@ -39,6 +42,17 @@ def test_the_open_sets_of_a_size_against_a_count_by_hand(
                and not any(c & ~mask_of(chosen) == 0 for c in conflicts)]
     assert sorted(open_sets_of_size(8, size, met, conflicts)) == sorted(by_hand)
 
+
+def test_the_open_sets_are_the_same_marked_in_several_processes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rng = random.Random(4)
+    met = [rng.getrandbits(12) for _ in range(9)]
+    conflicts = [mask_of(rng.sample(range(12), 3)) for _ in range(3)]
+    alone = open_sets_of_size(12, 4, met, conflicts)
+    monkeypatch.setattr(new_sets, "MASKS_A_TASK", 2)
+    assert open_sets_of_size(12, 4, met, conflicts, jobs=2) == alone
+    assert 0 < len(alone) < math.comb(12, 4)
 
 def test_a_small_tower_meeting_new_sets_goes_before_a_large_one_meeting_few() -> None:
     """Cards 0-3 with 4 and with 5 are known met: the six-card tower adds one new pair (4 5),

@@ -913,7 +913,7 @@ class Explorer:
                 self.map.explain_up_to(self.known_up_to)
                 self._prove_implications(executor, say, stop_at)
                 self._set_aside_known_undecided()
-                self._sweep_next_size(say)
+                self._sweep_next_size(say, jobs)
                 self._explore(executor, jobs, say, start, stop_at)
             except BaseException:
                 _stop(executor)
@@ -1001,7 +1001,7 @@ class Explorer:
             pair for pair, answer in sorted(self.implication_answers.items())
             if answer == UNSOLVABLE])
 
-    def _sweep_next_size(self, say: Progress) -> None:
+    def _sweep_next_size(self, say: Progress, jobs: int = 1) -> None:
         """List the open sets of one card more than the file `--known` is complete for, from
         their ranks (`open_sets_of_size`), for the map to take in turn (`CardMap.sweep`): a
         search of the map for each had become the round's bottleneck. Only past the small sets
@@ -1012,7 +1012,7 @@ class Explorer:
             return
         say({"phase": "sweep", "cards": size})
         open_sets = open_sets_of_size(len(self.deck.cards), size, self.map.solvable,
-                                      self.map.muses)
+                                      self.map.muses, jobs)
         self.map.sweep(size, open_sets)
         self.swept = len(open_sets)
 

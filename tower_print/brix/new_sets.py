@@ -21,6 +21,7 @@ from collections.abc import Iterable, Iterator, Sequence
 
 import numpy as np
 
+from tower_print.brix.in_processes import map_in_parts
 from tower_print.brix.marco import members
 
 MOST_SETS = 50_000_000
@@ -98,19 +99,33 @@ class SetsOfSize:
         return mask
 
 
-def open_sets_of_size(cards: int, size: int, met: Iterable[int], conflicts: Iterable[int]
-                      ) -> list[int]:
+MASKS_A_TASK = 10_000
+"""Sets met one process marks at a time (`open_sets_of_size`): the twenty-third pink round's
+start listed its open sets of 6 cards, those inside some 50,000 sets met marked, in about 30 s
+in one process."""
+
+
+def open_sets_of_size(cards: int, size: int, met: Iterable[int], conflicts: Iterable[int],
+                      jobs: int = 1) -> list[int]:
     """The sets of `size` of `cards` cards (as card masks, by rank) inside no mask `met` and
     holding none of the `conflicts`: those an audit knowing just these still has to decide.
-    Pink's sets of 6 cards with its file's towers and an audit's pool: 4,373 of 29 million."""
+    Pink's sets of 6 cards with its file's towers and an audit's pool: 4,373 of 29 million.
+    The sets met are marked in `jobs` processes."""
     sets = SetsOfSize(cards, size)
-    for mask in met:
-        sets.mark_inside(mask)
+    for packed in map_in_parts(_marked_inside, (cards, size), list(met), jobs, MASKS_A_TASK):
+        sets.met |= np.unpackbits(packed, count=len(sets.met)).astype(bool)
     for conflict in conflicts:
         if conflict.bit_count() <= size:
             sets.met[sets.ranks_holding(conflict)] = True
     return [sets.mask_of_rank(int(rank)) for rank in np.flatnonzero(~sets.met)]
 
+
+def _marked_inside(shape: tuple[int, int], met: Sequence[int]) -> list[np.ndarray]:
+    """The sets of `shape` (cards, size) inside one of the masks `met`, as packed bits."""
+    sets = SetsOfSize(*shape)
+    for mask in met:
+        sets.mark_inside(mask)
+    return [np.packbits(sets.met)]
 
 def most_new_sets_first(
     candidates: Sequence[int], known: Iterable[int], cards: int, size: int, limit: int,
