@@ -144,7 +144,10 @@ mostly what it learnt in long fruitless searches. Pink's twenty-third round aske
 on solvers renewed every 25 checks and decided 20 of its first 147 sets; its first 26 asked
 again in that order, side by side beside the round (two processes, 30 s each on half a core):
 a fresh solver for each decided 10 (in 4-27 s), one renewed every 25 checks 8 (in 7-30 s);
-the 7 both decided took the fresh solvers 48 s, the kept one 126 s."""
+the 7 both decided took the fresh solvers 48 s, the kept one 126 s. `benchmarks/
+brix_solver_life.py` on the resumed round's first checked sets, alone on the machine: tries of
+15 s, 26 sets, this rule 24 decided in 157 s, 25 checks alone 23 in 196 s; tries of 6 s, 40
+sets, 19 in 202 s and 20 in 186 s (at short tries it renews every few and gains nothing)."""
 IMPLICATION_SECONDS = 30.0
 """Seconds per solver check of whether one card implies another (`implications`): each of
 pink's 29 implications took at most 3 s to prove."""
