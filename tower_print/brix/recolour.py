@@ -125,7 +125,7 @@ class ColouringIndex:
     def __init__(self, deck: Deck) -> None:
         self.deck = deck
         self.memo = ColourMemo(deck.bricks)
-        self.words = (len(deck.cards) + 63) // 64  # a set of cards: bit k of word k // 64
+        self.words = _words(deck)
         self.tried: set[tuple[Box, ...]] = set()
         self.shapes: list[tuple[list[Box], list[tuple[int, ...]]]] = []  # slots, colour mixes
         self.met = np.zeros((0, self.words), dtype=np.uint64)  # the sets kept, one per row
@@ -205,7 +205,7 @@ def _kept_colourings(
     mixes; None when the rule allows no colouring of it. `memo`: one shared with earlier
     towers (judged in this process), else a fresh one."""
     memo = memo or ColourMemo(deck.bricks)
-    words = (len(deck.cards) + 63) // 64
+    words = _words(deck)
     plain = [k for k, card in enumerate(deck.cards) if not names_a_colour(card.condition)]
     coloured = [k for k, card in enumerate(deck.cards) if names_a_colour(card.condition)]
     kept: list[Kept | None] = []
@@ -230,6 +230,11 @@ def _kept_colourings(
         kept.append((rows[largest], first[largest], list(colourings.shape.boxes),
                      colourings.mixes))
     return kept
+
+
+def _words(deck: Deck) -> int:
+    """64-bit words a set of the deck's cards takes in the index: bit k of word k // 64."""
+    return (len(deck.cards) + 63) // 64
 
 
 def _largest(rows: np.ndarray) -> np.ndarray:
