@@ -1,52 +1,73 @@
-"""How long should an audit worker keep its solver? The sets an audit checked, asked again in
-the same order under each renewal policy, the policies side by side (one process each).
+"""How long should an audit worker keep its solver, and which of Z3's arithmetic solvers should
+it run? Sets of cards asked again in the same order under each policy, the policies side by side
+(one process each).
 
     python benchmarks/brix_solver_life.py --deck pink --cache /tmp/pink23/cache --sets 26 \\
         --limit 30 --tier 15 --policy 1:inf --policy 25:inf
+    python benchmarks/brix_solver_life.py --deck pink --undecided 15 --sets 20 --limit 30 \\
+        --policy 25:15:6 --policy 25:15:2
 
-`--cache`: an audit's cache folder; its sets are those it checked (decided by a check, or out
-of time at `--tier` seconds), in the order it logged them. Each is asked as the audit asks a
-try (`SeedDecider.check` with `short`, `--limit` seconds) by a decider whose solver is renewed
-after `checks:seconds` (`audit.SOLVER_LIFE`, `audit.SOLVER_SEARCH`: `inf` for never). Run
-beside a running audit, each process gets less than a core: give a longer `--limit`.
+The sets: with `--cache` (an audit's cache folder), those it checked (decided by a check, or
+out of time at `--tier` seconds; with `--decided`, only the decided ones), in the order it
+logged them; with `--undecided SECONDS`, the shipped conflicts file's sets of 6 cards undecided
+at that limit, in a seeded shuffle. `--skip` passes over the first ones. Each is asked as the
+audit asks a try (`SeedDecider.check` with `short`, `--limit` seconds) by a decider whose solver
+is renewed after `checks:seconds` (`audit.SOLVER_LIFE`, `audit.SOLVER_SEARCH`: `inf` for never)
+and runs Z3's arithmetic solver `arith` when the policy names one (`audit.ARITH_SOLVER`; 6 is
+Z3's default). Run beside a running audit, each process gets less than a core: give a longer
+`--limit`.
 
-Results (2026-12-07, eighty-fourth session): see `audit.SOLVER_SEARCH` and
-benchmarks/RESULTS.md.
+Results (2026-12-07, eighty-fourth and eighty-fifth sessions): see `audit.SOLVER_SEARCH`,
+`audit.ARITH_SOLVER` and benchmarks/RESULTS.md.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from tower_print.brix import audit
+from tower_print.brix.conflicts import conflicts_folder, current_file
 from tower_print.brix.marco import mask_of
 from tower_print.brix.solver import SOLVABLE, UNKNOWN, UNSOLVABLE
 from tower_print.brix.verify import open_deck
 
 
-def checked_sets(folder: Path, tier: float) -> list[tuple[str, ...]]:
-    """The seeds the audit logged as decided by a check or out of time at `tier`, in order."""
+def checked_sets(folder: Path, tier: float, decided_only: bool = False) -> list[tuple[str, ...]]:
+    """The seeds the audit logged as decided by a check or (unless `decided_only`) out of time
+    at `tier`, in order."""
     sets = []
     for log in sorted(folder.glob("*.jsonl")):
         for line in log.read_text().splitlines():
             record = json.loads(line)
-            if (record.get("kind") == UNKNOWN and record.get("timeout") == tier) or (
+            if (record.get("kind") == UNKNOWN and record.get("timeout") == tier
+                    and not decided_only) or (
                     record.get("kind") in (SOLVABLE, UNSOLVABLE) and record.get("checks", 0)):
                 sets.append(tuple(record["seed"]))
     return sets
 
 
+def undecided_sets(deck_name: str, tier: float) -> list[tuple[str, ...]]:
+    """The shipped file's sets of 6 cards undecided at `tier` seconds, in a seeded shuffle."""
+    known = current_file(conflicts_folder() / f"{deck_name}.yaml", open_deck(deck_name))
+    sets = sorted(ids for ids, limit in known.undecided if limit == tier and len(ids) == 6)
+    random.Random(7).shuffle(sets)
+    return sets
+
+
 def ask(deck_name: str, sets: list[tuple[str, ...]], limit: float, policy: str,
         ) -> list[tuple[str, float]]:
-    """(status, seconds) for each set, asked in turn under the renewal `policy`."""
-    checks, seconds = policy.split(":")
+    """(status, seconds) for each set, asked in turn under the `policy`."""
+    checks, seconds, *arith = policy.split(":")
     audit.SOLVER_LIFE = int(checks)
     audit.SOLVER_SEARCH = float(seconds)
+    if arith:
+        audit.ARITH_SOLVER = int(arith[0])
     deck = open_deck(deck_name)
     index = {card.id: k for k, card in enumerate(deck.cards)}
     answers = []
@@ -64,14 +85,20 @@ def ask(deck_name: str, sets: list[tuple[str, ...]], limit: float, policy: str,
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deck", default="pink")
-    parser.add_argument("--cache", type=Path, required=True)
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--cache", type=Path)
+    source.add_argument("--undecided", type=float, metavar="SECONDS")
     parser.add_argument("--tier", type=float, default=15.0)
+    parser.add_argument("--decided", action="store_true")
+    parser.add_argument("--skip", type=int, default=0)
     parser.add_argument("--sets", type=int, default=30)
     parser.add_argument("--limit", type=float, default=15.0)
     parser.add_argument("--policy", action="append", required=True,
-                        help="checks:seconds of a solver's life, e.g. 25:inf or 25:15")
+                        help="checks:seconds of a solver's life, and Z3's arithmetic solver if "
+                             "given, e.g. 25:inf, 25:15 or 25:15:2")
     args = parser.parse_args()
-    sets = checked_sets(args.cache, args.tier)[:args.sets]
+    sets = (checked_sets(args.cache, args.tier, args.decided) if args.cache
+            else undecided_sets(args.deck, args.undecided))[args.skip:args.skip + args.sets]
     with ProcessPoolExecutor(len(args.policy)) as pool:
         runs = list(pool.map(ask, *zip(*[(args.deck, sets, args.limit, policy)
                                           for policy in args.policy], strict=True)))

@@ -491,6 +491,25 @@ def test_a_solver_is_renewed_after_its_seconds_of_search(
         assert decider.check(mask_of([k]), _blank(), short=6.0)[2].startswith(audit.SET_ASIDE)
     assert [len(solver.deadlines) for solver in made] == [3, 3, 1]
 
+
+def test_the_audit_asks_its_own_arithmetic_solver(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+) -> None:
+    """Every solver of the audit's, renewed too, runs `ARITH_SOLVER`; and since a check's
+    running out depends on it, caches of another arithmetic solver are not read."""
+    monkeypatch.setattr(audit, "SOLVER_LIFE", 1)
+    deck = load_deck(PLANTED)
+    decider = audit.SeedDecider(deck, AuditSettings(seed=0), audit.AuditLog(tmp_path, deck))
+    first = decider.solver
+    decider.check(mask_of([0]), _blank())
+    decider.check(mask_of([1]), _blank())
+    assert decider.solver is not first
+    assert first.arith_solver == decider.solver.arith_solver == audit.ARITH_SOLVER
+    key = audit.cache_key(deck)
+    monkeypatch.setattr(audit, "ARITH_SOLVER", None)
+    assert audit.cache_key(deck) != key
+
+
 def test_the_solver_knows_what_the_audit_knows_solvable(tmp_path: Path) -> None:
     """The audit's solver asks its facts whether a set of cards is solvable (so that it asks
     no side question about one, `TowerSolver._side_question`); a hint or a case, no card of

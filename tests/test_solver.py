@@ -67,6 +67,27 @@ def test_geometric_contradiction_names_all_three_cards() -> None:
     assert verdict.conflict == ("C1", "C3", "C4")
 
 
+@pytest.mark.parametrize("arith_solver, statistic", [(None, "arith-max-rows"),
+                                                      (2, "arith num rows")])
+def test_the_arithmetic_solver_asked_for_is_the_one_z3_runs(
+    arith_solver: int | None, statistic: str,
+) -> None:
+    """`arith_solver` reaches Z3 (each of its arithmetic solvers names its statistics its own
+    way) and changes no verdict: the same conflict, a checked tower."""
+    solver = TowerSolver(GREEN.bricks, GREEN.all_used, arith_solver=arith_solver)
+    clash = solver.verify(labeled(GREEN, "at most 2 bricks touch the ground",
+                                  "some yellow brick touches some purple brick",
+                                  "every red brick touches the ground and every blue brick "
+                                  "touches the ground"), 60.0)
+    assert clash.status == "unsolvable" and clash.conflict == ("C1", "C3")
+    assert statistic in solver.model.solver.statistics().keys()  # noqa: SIM118 (a z3 Statistics)
+    texts = ("every blue brick touches some red brick", "some yellow brick is a bridge")
+    built = solver.verify(labeled(GREEN, *texts), 60.0)
+    assert built.status == "solvable" and built.tower is not None
+    conditions = [(item.label, item.condition) for item in labeled(GREEN, *texts)]
+    assert problems(built.tower, GREEN.bricks, True, conditions) == []
+
+
 def test_stability_alone_rules_out_a_crowded_single_support() -> None:
     """With one brick on the table and the top at 4 units, every other brick lies on that one;
     at most two lying bricks balance on it, and the pink rule needs five bricks. Without the

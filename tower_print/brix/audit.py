@@ -148,6 +148,14 @@ the 7 both decided took the fresh solvers 48 s, the kept one 126 s. `benchmarks/
 brix_solver_life.py` on the resumed round's first checked sets, alone on the machine: tries of
 15 s, 26 sets, this rule 24 decided in 157 s, 25 checks alone 23 in 196 s; tries of 6 s, 40
 sets, 19 in 202 s and 20 in 186 s (at short tries it renews every few and gains nothing)."""
+ARITH_SOLVER = 2
+"""Z3's arithmetic solver for the audit's checks (`TowerSolver.arith_solver`): the older simplex,
+not Z3's default. Pink's sets of 6 cards, asked for 30 s on each side by side (beside a round,
+so about half a core each; `benchmarks/brix_solver_life.py`): 30 that the default had decided
+in pink's twenty-third round, default 28 in 385 s, this one 29 in 257 s; 30 the default had run
+out of 15 s on there, 0 and 5; 20 of the file's sets undecided after 15 s, 3 and 6 (the
+default's 3 among them). The verify and deal solvers keep the default: there the older simplex
+lost a challenge tower the default finds in 7 s (tenth session)."""
 IMPLICATION_SECONDS = 30.0
 """Seconds per solver check of whether one card implies another (`implications`): each of
 pink's 29 implications took at most 3 s to prove."""
@@ -211,10 +219,12 @@ def level_deals(deck: Deck, level: str, count: int, seed: int) -> list[int]:
 
 
 def cache_key(deck: Deck) -> str:
-    """Hash of what decides the facts: conditions, rule, bricks, and the deciding code."""
+    """Hash of what decides the facts: conditions, rule, bricks, the deciding code and the
+    arithmetic solver (which checks run out of time)."""
     source = Path(__file__).resolve().parent
     payload = {
         "format": LOG_FORMAT,
+        "arith_solver": ARITH_SOLVER,
         **deck.what_decides(),
         "code": {name: hashlib.sha256((source / f"{name}.py").read_bytes()).hexdigest()
                  for name in DECIDING_MODULES},
@@ -393,7 +403,7 @@ class SeedDecider:
     def _fresh_solver(self) -> TowerSolver:
         return TowerSolver(self.deck.bricks, self.deck.all_used, seed=self.seed,
                            library=shape_library(self.deck.bricks, self.deck.all_used),
-                           solvable_known=self._solvable_known)
+                           solvable_known=self._solvable_known, arith_solver=ARITH_SOLVER)
 
     def _solvable_known(self, items: Sequence[Labeled]) -> bool:
         """Are these cards known solvable (a hint or a case, no card, never is)?"""

@@ -102,6 +102,7 @@ class TowerSolver:
         work: int = 0, pool: TowerPool | None = None, library: ShapeLibrary | None = None,
         conflicts: Sequence[frozenset[Condition]] = (), known_towers: TowerPool | None = None,
         solvable_known: Callable[[Sequence[Labeled]], bool] | None = None,
+        arith_solver: int | None = None,
     ) -> None:
         self.hint_work = hint_work
         # Minimal sets of conditions the deck's audits proved no tower meets (`conflicts`,
@@ -124,6 +125,10 @@ class TowerSolver:
         # Z3 work units (rlimit) one question may use in all, 0 for no limit but the time: a
         # budget that, unlike seconds, runs out at the same point on every machine.
         self.work = work
+        # Z3's arithmetic solver (its `arith.solver` parameter; None: Z3's default, 6): which
+        # one decides a question sooner depends on the question, by large factors both ways
+        # (benchmarks/RESULTS.md, tenth session; the audit's choice: `audit.ARITH_SOLVER`).
+        self.arith_solver = arith_solver
         self.seed = seed
         self.brick_set = brick_set
         self.all_used = all_used
@@ -155,6 +160,8 @@ class TowerSolver:
         never needs it, and building it is 0.1 s of such a 0.2 s verify."""
         model = TowerModel(self.brick_set, self.all_used)
         model.solver.set("random_seed", self.seed)
+        if self.arith_solver is not None:
+            model.solver.set("arith.solver", self.arith_solver)
         return model
 
     @cached_property
