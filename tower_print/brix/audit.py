@@ -154,8 +154,9 @@ not Z3's default. Pink's sets of 6 cards, asked for 30 s on each side by side (b
 so about half a core each; `benchmarks/brix_solver_life.py`): 30 that the default had decided
 in pink's twenty-third round, default 28 in 385 s, this one 29 in 257 s; 30 the default had run
 out of 15 s on there, 0 and 5; 20 of the file's sets undecided after 15 s, 3 and 6 (the
-default's 3 among them). The verify and deal solvers keep the default: there the older simplex
-lost a challenge tower the default finds in 7 s (tenth session)."""
+default's 3 among them); 30 undecided after 6 s, 12 and 16, the 11 both decided in 230 s and
+127 s. The verify and deal solvers keep the default: there the older simplex lost a challenge
+tower the default finds in 7 s (tenth session)."""
 IMPLICATION_SECONDS = 30.0
 """Seconds per solver check of whether one card implies another (`implications`): each of
 pink's 29 implications took at most 3 s to prove."""
