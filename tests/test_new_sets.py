@@ -54,6 +54,7 @@ def test_the_open_sets_are_the_same_marked_in_several_processes(
     assert open_sets_of_size(12, 4, met, conflicts, jobs=2) == alone
     assert 0 < len(alone) < math.comb(12, 4)
 
+
 def test_a_small_tower_meeting_new_sets_goes_before_a_large_one_meeting_few() -> None:
     """Cards 0-3 with 4 and with 5 are known met: the six-card tower adds one new pair (4 5),
     the three-card one three (5 6, 5 7, 6 7); kept one, it is the small one, as the most cards

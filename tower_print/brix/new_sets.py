@@ -127,6 +127,7 @@ def _marked_inside(shape: tuple[int, int], met: Sequence[int]) -> list[np.ndarra
         sets.mark_inside(mask)
     return [np.packbits(sets.met)]
 
+
 def most_new_sets_first(
     candidates: Sequence[int], known: Iterable[int], cards: int, size: int, limit: int,
 ) -> list[int]:
