@@ -7,11 +7,12 @@
 
 Runs the audit exactly as the command does (same code, a fresh cache folder unless --cache is
 given, so nothing is resumed by accident) and prints: whether the certificate is complete, the
-minimal conflicts found by size, undecided sets, solver checks and seeds by outcome, the time
-spent drawing the tower pool and exploring, the odds of an unsolvable deal per level and the
-cards priced wrong. With --known FILE the audit takes that file's conflicts, completeness and
-towers as known (as `brix audit --known` does) and goes on from them. With --generate N it
-first generates an N-card deck (seed 1, 22 of 50 worth 3 points, scaled) and times that too.
+minimal conflicts found by size, undecided sets (the smallest named), solver checks and seeds
+by outcome, the time spent drawing the tower pool and exploring, the odds of an unsolvable deal
+per level and the cards priced wrong. With --known FILE the audit takes that file's conflicts,
+completeness and towers as known (as `brix audit --known` does) and goes on from them. With
+--generate N it first generates an N-card deck (seed 1, 22 of 50 worth 3 points, scaled) and
+times that too.
 """
 
 from __future__ import annotations
@@ -123,6 +124,9 @@ def main() -> None:
     print(f"  priced wrong: {', '.join(wrong) or 'none'}")
     print("  smallest conflicts: " + "; ".join(
         " + ".join(ids[k] for k in members(m)) for m in found.muses[:8]))
+    print("  smallest undecided: " + ("; ".join(
+        " ".join(ids[k] for k in members(m))
+        for m in sorted(found.unknown, key=lambda m: (m.bit_count(), m))[:8]) or "none"))
 
 
 if __name__ == "__main__":
