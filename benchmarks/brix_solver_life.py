@@ -1,11 +1,13 @@
-"""How long should an audit worker keep its solver, and which of Z3's arithmetic solvers should
-it run? Sets of cards asked again in the same order under each policy, the policies side by side
-(one process each).
+"""How long should an audit worker keep its solver, and which of Z3's arithmetic solvers (and
+parameters) should it run? Sets of cards asked again in the same order under each policy, the
+policies side by side (one process each).
 
     python benchmarks/brix_solver_life.py --deck pink --cache /tmp/pink23/cache --sets 26 \\
         --limit 30 --tier 15 --policy 1:inf --policy 25:inf
     python benchmarks/brix_solver_life.py --deck pink --undecided 15 --sets 20 --limit 30 \\
         --policy 25:15:6 --policy 25:15:2
+    python benchmarks/brix_solver_life.py --deck pink --cache /tmp/pink25/cache --decided \
+        --limit 30 --policy 25:15:2 --policy 25:15:2,arith.propagation_mode=2
 
 The sets: with `--cache` (an audit's cache folder), those it checked (decided by a check, or
 out of time at `--tier` seconds; with `--decided`, only the decided ones), in the order it
@@ -13,12 +15,13 @@ logged them; with `--undecided SECONDS`, the shipped conflicts file's sets of 6 
 at that limit, in a seeded shuffle. `--skip` passes over the first ones. Each is asked as the
 audit asks a try (`SeedDecider.check` with `short`, `--limit` seconds) by a decider whose solver
 is renewed after `checks:seconds` (`audit.SOLVER_LIFE`, `audit.SOLVER_SEARCH`: `inf` for never)
-and runs Z3's arithmetic solver `arith` when the policy names one (`audit.ARITH_SOLVER`; 6 is
-Z3's default). Run beside a running audit, each process gets less than a core: give a longer
-`--limit`.
+and runs with the Z3 parameters the policy names after them, if any, in place of
+`audit.Z3_PARAMS`: `name=value` pairs, comma-separated, a bare number standing for
+`arith.solver` (6 is Z3's default, 2 its older simplex). Run beside a running audit, each
+process gets less than a core: give a longer `--limit`.
 
-Results (2026-12-07, eighty-fourth and eighty-fifth sessions): see `audit.SOLVER_SEARCH`,
-`audit.ARITH_SOLVER` and benchmarks/RESULTS.md.
+Results (2026-12-07, eighty-fourth to eighty-sixth sessions): see `audit.SOLVER_SEARCH`,
+`audit.Z3_PARAMS` and benchmarks/RESULTS.md.
 """
 
 from __future__ import annotations
@@ -60,14 +63,24 @@ def undecided_sets(deck_name: str, tier: float) -> list[tuple[str, ...]]:
     return sets
 
 
+def z3_params(text: str) -> dict[str, bool | int | float]:
+    """`2,arith.propagation_mode=2` -> {"arith.solver": 2, "arith.propagation_mode": 2}."""
+    params: dict[str, bool | int | float] = {}
+    for item in text.split(","):
+        name, _, value = item.rpartition("=")
+        params[name or "arith.solver"] = (value == "true" if value in ("true", "false")
+                                          else float(value) if "." in value else int(value))
+    return params
+
+
 def ask(deck_name: str, sets: list[tuple[str, ...]], limit: float, policy: str,
         ) -> list[tuple[str, float]]:
     """(status, seconds) for each set, asked in turn under the `policy`."""
-    checks, seconds, *arith = policy.split(":")
+    checks, seconds, *params = policy.split(":")
     audit.SOLVER_LIFE = int(checks)
     audit.SOLVER_SEARCH = float(seconds)
-    if arith:
-        audit.ARITH_SOLVER = int(arith[0])
+    if params:
+        audit.Z3_PARAMS = z3_params(params[0])
     deck = open_deck(deck_name)
     index = {card.id: k for k, card in enumerate(deck.cards)}
     answers = []
@@ -94,8 +107,8 @@ def main() -> None:
     parser.add_argument("--sets", type=int, default=30)
     parser.add_argument("--limit", type=float, default=15.0)
     parser.add_argument("--policy", action="append", required=True,
-                        help="checks:seconds of a solver's life, and Z3's arithmetic solver if "
-                             "given, e.g. 25:inf, 25:15 or 25:15:2")
+                        help="checks:seconds of a solver's life, and Z3's parameters if given, "
+                             "e.g. 25:inf, 25:15, 25:15:2 or 25:15:2,arith.propagation_mode=2")
     args = parser.parse_args()
     sets = (checked_sets(args.cache, args.tier, args.decided) if args.cache
             else undecided_sets(args.deck, args.undecided))[args.skip:args.skip + args.sets]

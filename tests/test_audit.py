@@ -492,11 +492,11 @@ def test_a_solver_is_renewed_after_its_seconds_of_search(
     assert [len(solver.deadlines) for solver in made] == [3, 3, 1]
 
 
-def test_the_audit_asks_its_own_arithmetic_solver(
+def test_the_audit_sets_its_own_z3_parameters(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
 ) -> None:
-    """Every solver of the audit's, renewed too, runs `ARITH_SOLVER`; and since a check's
-    running out depends on it, caches of another arithmetic solver are not read."""
+    """Every solver of the audit's, renewed too, runs with `Z3_PARAMS`; and since a check's
+    running out depends on them, caches made with other parameters are not read."""
     monkeypatch.setattr(audit, "SOLVER_LIFE", 1)
     deck = load_deck(PLANTED)
     decider = audit.SeedDecider(deck, AuditSettings(seed=0), audit.AuditLog(tmp_path, deck))
@@ -504,9 +504,9 @@ def test_the_audit_asks_its_own_arithmetic_solver(
     decider.check(mask_of([0]), _blank())
     decider.check(mask_of([1]), _blank())
     assert decider.solver is not first
-    assert first.arith_solver == decider.solver.arith_solver == audit.ARITH_SOLVER
+    assert first.z3_params == decider.solver.z3_params == audit.Z3_PARAMS
     key = audit.cache_key(deck)
-    monkeypatch.setattr(audit, "ARITH_SOLVER", None)
+    monkeypatch.setattr(audit, "Z3_PARAMS", {})
     assert audit.cache_key(deck) != key
 
 

@@ -67,14 +67,14 @@ def test_geometric_contradiction_names_all_three_cards() -> None:
     assert verdict.conflict == ("C1", "C3", "C4")
 
 
-@pytest.mark.parametrize("arith_solver, statistic", [(None, "arith-max-rows"),
-                                                      (2, "arith num rows")])
-def test_the_arithmetic_solver_asked_for_is_the_one_z3_runs(
-    arith_solver: int | None, statistic: str,
+@pytest.mark.parametrize("z3_params, statistic", [({}, "arith-max-rows"),
+                                                   ({"arith.solver": 2}, "arith num rows")])
+def test_the_z3_parameters_asked_for_are_the_ones_z3_runs(
+    z3_params: dict[str, int], statistic: str,
 ) -> None:
-    """`arith_solver` reaches Z3 (each of its arithmetic solvers names its statistics its own
-    way) and changes no verdict: the same conflict, a checked tower."""
-    solver = TowerSolver(GREEN.bricks, GREEN.all_used, arith_solver=arith_solver)
+    """`z3_params` reach Z3 (each of its arithmetic solvers names its statistics its own way)
+    and change no verdict: the same conflict, a checked tower."""
+    solver = TowerSolver(GREEN.bricks, GREEN.all_used, z3_params=z3_params)
     clash = solver.verify(labeled(GREEN, "at most 2 bricks touch the ground",
                                   "some yellow brick touches some purple brick",
                                   "every red brick touches the ground and every blue brick "

@@ -148,15 +148,19 @@ the 7 both decided took the fresh solvers 48 s, the kept one 126 s. `benchmarks/
 brix_solver_life.py` on the resumed round's first checked sets, alone on the machine: tries of
 15 s, 26 sets, this rule 24 decided in 157 s, 25 checks alone 23 in 196 s; tries of 6 s, 40
 sets, 19 in 202 s and 20 in 186 s (at short tries it renews every few and gains nothing)."""
-ARITH_SOLVER = 2
-"""Z3's arithmetic solver for the audit's checks (`TowerSolver.arith_solver`): the older simplex,
-not Z3's default. Pink's sets of 6 cards, asked for 30 s on each side by side (beside a round,
-so about half a core each; `benchmarks/brix_solver_life.py`): 30 that the default had decided
-in pink's twenty-third round, default 28 in 385 s, this one 29 in 257 s; 30 the default had run
-out of 15 s on there, 0 and 5; 20 of the file's sets undecided after 15 s, 3 and 6 (the
-default's 3 among them); 30 undecided after 6 s, 12 and 16, the 11 both decided in 230 s and
-127 s. The verify and deal solvers keep the default: there the older simplex lost a challenge
-tower the default finds in 7 s (tenth session)."""
+Z3_PARAMS: dict[str, bool | int | float] = {"arith.solver": 2}
+"""Z3 parameters of the audit's checks (`TowerSolver.z3_params`): the older simplex for arithmetic,
+not Z3's default. Pink's sets of 6 cards, asked for 30 s on each side by side (beside a round, so
+about half a core each; `benchmarks/brix_solver_life.py`): 30 that the default had decided in
+pink's twenty-third round, default 28 in 385 s, this one 29 in 257 s; 30 the default had run out
+of 15 s on there, 0 and 5; 20 of the file's sets undecided after 15 s, 3 and 6 (the default's 3
+among them); 30 undecided after 6 s, 12 and 16, the 11 both decided in 230 s and 127 s. The
+verify and deal solvers keep the default: there the older simplex lost a challenge tower the
+default finds in 7 s (tenth session). Nothing gained on top of it or instead (the twenty-fifth
+round's first 30 sets decided by a check, 30 s each, two side by side alone on the machine): it
+decided 29 in 334 s; Z3's infinitary arithmetic (`arith.solver` 5) 29 in 346 s; with
+`arith.propagation_mode` 2 29 in 349 s, `arith.branch_cut_ratio` 8 27 in 351 s,
+`arith.random_initial_value` 26 in 384 s, `arith.greatest_error_pivot` 23 in 414 s."""
 IMPLICATION_SECONDS = 30.0
 """Seconds per solver check of whether one card implies another (`implications`): each of
 pink's 29 implications took at most 3 s to prove."""
@@ -220,12 +224,12 @@ def level_deals(deck: Deck, level: str, count: int, seed: int) -> list[int]:
 
 
 def cache_key(deck: Deck) -> str:
-    """Hash of what decides the facts: conditions, rule, bricks, the deciding code and the
-    arithmetic solver (which checks run out of time)."""
+    """Hash of what decides the facts: conditions, rule, bricks, the deciding code and Z3's
+    parameters (which checks run out of time)."""
     source = Path(__file__).resolve().parent
     payload = {
         "format": LOG_FORMAT,
-        "arith_solver": ARITH_SOLVER,
+        "z3_params": Z3_PARAMS,
         **deck.what_decides(),
         "code": {name: hashlib.sha256((source / f"{name}.py").read_bytes()).hexdigest()
                  for name in DECIDING_MODULES},
@@ -404,7 +408,7 @@ class SeedDecider:
     def _fresh_solver(self) -> TowerSolver:
         return TowerSolver(self.deck.bricks, self.deck.all_used, seed=self.seed,
                            library=shape_library(self.deck.bricks, self.deck.all_used),
-                           solvable_known=self._solvable_known, arith_solver=ARITH_SOLVER)
+                           solvable_known=self._solvable_known, z3_params=Z3_PARAMS)
 
     def _solvable_known(self, items: Sequence[Labeled]) -> bool:
         """Are these cards known solvable (a hint or a case, no card, never is)?"""

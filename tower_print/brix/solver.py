@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
@@ -102,7 +102,7 @@ class TowerSolver:
         work: int = 0, pool: TowerPool | None = None, library: ShapeLibrary | None = None,
         conflicts: Sequence[frozenset[Condition]] = (), known_towers: TowerPool | None = None,
         solvable_known: Callable[[Sequence[Labeled]], bool] | None = None,
-        arith_solver: int | None = None,
+        z3_params: Mapping[str, bool | int | float] | None = None,
     ) -> None:
         self.hint_work = hint_work
         # Minimal sets of conditions the deck's audits proved no tower meets (`conflicts`,
@@ -125,10 +125,11 @@ class TowerSolver:
         # Z3 work units (rlimit) one question may use in all, 0 for no limit but the time: a
         # budget that, unlike seconds, runs out at the same point on every machine.
         self.work = work
-        # Z3's arithmetic solver (its `arith.solver` parameter; None: Z3's default, 6): which
-        # one decides a question sooner depends on the question, by large factors both ways
-        # (benchmarks/RESULTS.md, tenth session; the audit's choice: `audit.ARITH_SOLVER`).
-        self.arith_solver = arith_solver
+        # Z3 parameters set on the model's solver, such as `arith.solver` (Z3's default: 6,
+        # the older simplex: 2): which arithmetic solver decides a question sooner depends on
+        # the question, by large factors both ways (benchmarks/RESULTS.md, tenth session; the
+        # audit's choice: `audit.Z3_PARAMS`).
+        self.z3_params = dict(z3_params or {})
         self.seed = seed
         self.brick_set = brick_set
         self.all_used = all_used
@@ -160,8 +161,8 @@ class TowerSolver:
         never needs it, and building it is 0.1 s of such a 0.2 s verify."""
         model = TowerModel(self.brick_set, self.all_used)
         model.solver.set("random_seed", self.seed)
-        if self.arith_solver is not None:
-            model.solver.set("arith.solver", self.arith_solver)
+        for name, value in self.z3_params.items():
+            model.solver.set(name, value)
         return model
 
     @cached_property
