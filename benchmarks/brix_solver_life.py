@@ -6,7 +6,7 @@ policies side by side (one process each).
         --limit 30 --tier 15 --policy 1:inf --policy 25:inf
     python benchmarks/brix_solver_life.py --deck pink --undecided 15 --sets 20 --limit 30 \\
         --policy 25:15:6 --policy 25:15:2
-    python benchmarks/brix_solver_life.py --deck pink --cache /tmp/pink25/cache --decided \
+    python benchmarks/brix_solver_life.py --deck pink --cache /tmp/pink25/cache --decided \\
         --limit 30 --policy 25:15:2 --policy 25:15:2,arith.propagation_mode=2
 
 The sets: with `--cache` (an audit's cache folder), those it checked (decided by a check, or
