@@ -34,6 +34,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+import z3
+
 from tower_print.brix import audit
 from tower_print.brix.conflicts import conflicts_folder, current_file
 from tower_print.brix.marco import mask_of
@@ -73,14 +75,32 @@ def z3_params(text: str) -> dict[str, bool | int | float]:
     return params
 
 
+def parse_policy(policy: str) -> tuple[int, float, dict[str, bool | int | float] | None]:
+    """`25:15:2` -> (25, 15.0, {"arith.solver": 2}); a ValueError names what is wrong, Z3 being
+    asked whether it knows each parameter and takes its value."""
+    try:
+        checks, seconds, *params = policy.split(":")
+        parsed = (int(checks), float(seconds), z3_params(params[0]) if params else None)
+    except ValueError as error:
+        raise ValueError(f"{policy}: not checks:seconds[:parameters] ({error})") from None
+    probe = z3.Solver()
+    probe.add(z3.Int("x") > 0)  # an empty solver does not check the parameters it is given
+    for name, value in (parsed[2] or {}).items():
+        try:
+            probe.set(name, value)
+        except z3.Z3Exception as error:
+            reason = error.value.decode().split("\n")[0] if isinstance(error.value, bytes) \
+                else str(error)
+            raise ValueError(f"{policy}: {reason}") from None
+    return parsed
+
+
 def ask(deck_name: str, sets: list[tuple[str, ...]], limit: float, policy: str,
         ) -> list[tuple[str, float]]:
     """(status, seconds) for each set, asked in turn under the `policy`."""
-    checks, seconds, *params = policy.split(":")
-    audit.SOLVER_LIFE = int(checks)
-    audit.SOLVER_SEARCH = float(seconds)
-    if params:
-        audit.Z3_PARAMS = z3_params(params[0])
+    audit.SOLVER_LIFE, audit.SOLVER_SEARCH, params = parse_policy(policy)
+    if params is not None:
+        audit.Z3_PARAMS = params
     deck = open_deck(deck_name)
     index = {card.id: k for k, card in enumerate(deck.cards)}
     answers = []
@@ -110,6 +130,11 @@ def main() -> None:
                         help="checks:seconds of a solver's life, and Z3's parameters if given, "
                              "e.g. 25:inf, 25:15, 25:15:2 or 25:15:2,arith.propagation_mode=2")
     args = parser.parse_args()
+    for policy in args.policy:
+        try:
+            parse_policy(policy)
+        except ValueError as error:
+            parser.error(f"--policy {error}")
     sets = (checked_sets(args.cache, args.tier, args.decided) if args.cache
             else undecided_sets(args.deck, args.undecided))[args.skip:args.skip + args.sets]
     with ProcessPoolExecutor(len(args.policy)) as pool:
