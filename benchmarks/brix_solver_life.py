@@ -75,7 +75,11 @@ def z3_params(text: str) -> dict[str, bool | int | float]:
     return params
 
 
-def parse_policy(policy: str) -> tuple[int, float, dict[str, bool | int | float] | None]:
+Policy = tuple[int, float, dict[str, bool | int | float] | None]
+"""A solver's life in checks and seconds of search, and its Z3 parameters (None: the audit's)."""
+
+
+def parse_policy(policy: str) -> Policy:
     """`25:15:2` -> (25, 15.0, {"arith.solver": 2}); a ValueError names what is wrong, Z3 being
     asked whether it knows each parameter and takes its value."""
     try:
@@ -95,10 +99,10 @@ def parse_policy(policy: str) -> tuple[int, float, dict[str, bool | int | float]
     return parsed
 
 
-def ask(deck_name: str, sets: list[tuple[str, ...]], limit: float, policy: str,
+def ask(deck_name: str, sets: list[tuple[str, ...]], limit: float, policy: Policy,
         ) -> list[tuple[str, float]]:
     """(status, seconds) for each set, asked in turn under the `policy`."""
-    audit.SOLVER_LIFE, audit.SOLVER_SEARCH, params = parse_policy(policy)
+    audit.SOLVER_LIFE, audit.SOLVER_SEARCH, params = policy
     if params is not None:
         audit.Z3_PARAMS = params
     deck = open_deck(deck_name)
@@ -130,16 +134,15 @@ def main() -> None:
                         help="checks:seconds of a solver's life, and Z3's parameters if given, "
                              "e.g. 25:inf, 25:15, 25:15:2 or 25:15:2,arith.propagation_mode=2")
     args = parser.parse_args()
-    for policy in args.policy:
-        try:
-            parse_policy(policy)
-        except ValueError as error:
-            parser.error(f"--policy {error}")
+    try:
+        policies = [parse_policy(policy) for policy in args.policy]
+    except ValueError as error:
+        parser.error(f"--policy {error}")
     sets = (checked_sets(args.cache, args.tier, args.decided) if args.cache
             else undecided_sets(args.deck, args.undecided))[args.skip:args.skip + args.sets]
     with ProcessPoolExecutor(len(args.policy)) as pool:
         runs = list(pool.map(ask, *zip(*[(args.deck, sets, args.limit, policy)
-                                          for policy in args.policy], strict=True)))
+                                          for policy in policies], strict=True)))
     for k, cards in enumerate(sets):
         print(f"{k:3} {' '.join(cards)}: " + "; ".join(
             f"{policy} {status} {seconds:.1f} s"
